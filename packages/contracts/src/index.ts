@@ -1,0 +1,5 @@
+export * from './limits.js';
+export * from './permissions.js';
+export * from './route.js';
+export * from './routes/index.js';
+export * from './openapi.js';

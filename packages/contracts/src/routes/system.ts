@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import { PERMISSIONS } from '../permissions.js';
+import { defineRoute } from '../route.js';
+
+export const health = defineRoute({
+  id: 'system.health',
+  method: 'GET',
+  path: '/api/health',
+  tag: 'system',
+  summary: 'Liveness and database reachability, for load balancers and the status screen.',
+  access: { kind: 'public' },
+  response: z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['pglite', 'postgres']) }),
+});
+
+/** Build identity (spec §3 Metadata). */
+export const Metadata = z
+  .object({ version: z.string(), buildNumber: z.string(), buildTag: z.string() })
+  .meta({ id: 'Metadata' });
+
+export const metadata = defineRoute({
+  id: 'system.metadata',
+  method: 'GET',
+  path: '/api/metadata',
+  tag: 'system',
+  summary: 'Server version, build number and build tag, for the footer.',
+  access: { kind: 'signed-in' },
+  response: Metadata,
+});
+
+/**
+ * Navigation counts (spec §2.3). A count is present only when the caller may see what it counts
+ * and the server holds that kind of object; later issues fill in the rest.
+ */
+export const NavigationCounts = z
+  .object({
+    totalSessions: z.number().int().optional(),
+    liveSessions: z.number().int().optional(),
+    totalHosts: z.number().int().optional(),
+    connectedHosts: z.number().int().optional(),
+    totalGroups: z.number().int().optional(),
+    totalRoles: z.number().int().optional(),
+    totalTunnels: z.number().int().optional(),
+    totalUsers: z.number().int().optional(),
+    totalRegistrationKeys: z.number().int().optional(),
+    systemStatusHealthSummary: z.enum(['Healthy', 'Problem', 'Problems']).optional(),
+    totalUnhealthyPods: z.number().int().optional(),
+  })
+  .meta({ id: 'NavigationCounts' });
+
+export const navigationCounts = defineRoute({
+  id: 'system.navigation-counts',
+  method: 'GET',
+  path: '/api/navigation/counts',
+  tag: 'system',
+  summary: 'Live counts beside the navigation entries, limited to what the caller may list.',
+  access: { kind: 'signed-in' },
+  response: NavigationCounts,
+});
+
+/** One entry of the audit trail. */
+export const AuditEntry = z
+  .object({
+    id: z.number().int(),
+    at: z.string().describe('ISO 8601, UTC'),
+    actor: z.string().nullable().describe('Email of who acted, or the email tried at sign-in'),
+    action: z.string().describe('Route id, such as auth.login'),
+    target: z.string().nullable(),
+    outcome: z.enum(['success', 'failure', 'denied']),
+    status: z.number().int().nullable(),
+    source: z.string().nullable().describe('Source address'),
+  })
+  .meta({ id: 'AuditEntry' });
+
+export const auditList = defineRoute({
+  id: 'audit.list',
+  method: 'GET',
+  path: '/api/audit',
+  tag: 'system',
+  summary: 'The newest audit entries first; `before` pages backwards by id.',
+  access: { kind: 'permissions', anyOf: ['list-audit-log'] },
+  query: z.object({
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+    before: z.coerce.number().int().positive().optional(),
+    action: z.string().max(100).optional(),
+  }),
+  response: z.object({ entries: z.array(AuditEntry) }),
+});
+
+export const permissionCatalogue = defineRoute({
+  id: 'permission.list',
+  method: 'GET',
+  path: '/api/permission',
+  tag: 'roles',
+  summary: 'Every permission a role can hold.',
+  access: { kind: 'permissions', anyOf: ['list-user-role'] },
+  response: z.object({ permissions: z.array(z.enum(PERMISSIONS)) }),
+});
+
+export const openapi = defineRoute({
+  id: 'system.openapi',
+  method: 'GET',
+  path: '/api/openapi.json',
+  tag: 'system',
+  summary: 'This document.',
+  access: { kind: 'public' },
+  response: z.record(z.string(), z.unknown()),
+});
