@@ -23,8 +23,15 @@ export const SignedInUser = z
 /** Sign-in credentials. */
 export const LoginBody = z
   .object({
-    email: z.string().trim().max(MAX_EMAIL_LENGTH, 'Email is too long'),
-    password: z.string().max(MAX_PASSWORD_LENGTH, 'Password is too long'),
+    email: z
+      .string({ error: 'Email is required' })
+      .trim()
+      .min(1, 'Email is required')
+      .max(MAX_EMAIL_LENGTH, 'Email is too long'),
+    password: z
+      .string({ error: 'Password is required' })
+      .min(1, 'Password is required')
+      .max(MAX_PASSWORD_LENGTH, 'Password is too long'),
   })
   .meta({ id: 'LoginBody' });
 
@@ -74,10 +81,15 @@ export const me = defineRoute({
 
 /** Change-password body (spec §2.7, §5, §7.7). */
 export const ChangePasswordBody = z
-  .object({
-    password: z.string().max(MAX_PASSWORD_LENGTH).describe('The current password'),
-    new_password: z.string().max(MAX_PASSWORD_LENGTH),
-    new_password_confirm: z.string().max(MAX_PASSWORD_LENGTH),
+  .strictObject({
+    password: z
+      .string({ error: 'Your password is required in order to change this' })
+      .max(MAX_PASSWORD_LENGTH, 'Password is too long')
+      .describe('The current password'),
+    new_password: z.string({ error: 'New password must be text' }).max(MAX_PASSWORD_LENGTH, 'Password is too long'),
+    new_password_confirm: z
+      .string({ error: 'New password confirmation must be text' })
+      .max(MAX_PASSWORD_LENGTH, 'Password is too long'),
   })
   .meta({ id: 'ChangePasswordBody' });
 

@@ -1,0 +1,49 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { MAX_JSON_BODY_BYTES } from '@gatehouse/contracts';
+import type { Config } from './config.js';
+import { installAuditHook } from './http/audit-hook.js';
+import { bindRoutes, type Handlers } from './http/bind-routes.js';
+import { installConsole } from './http/console.js';
+import { installErrorHandler } from './http/errors.js';
+import { authHandlers } from './modules/auth/auth.routes.js';
+import { systemHandlers } from './modules/system/system.routes.js';
+import type { Services } from './services.js';
+
+const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+  'content-security-policy':
+    "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'",
+};
+
+/** Builds the HTTP server: security headers, error mapping, audit, every contract route, the console. */
+export async function buildApp(
+  config: Pick<Config, 'logLevel' | 'buildTag' | 'webDir' | 'trustProxy'>,
+  services: Services,
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: config.logLevel, redact: ['req.headers["authentication-token"]', 'req.headers["x-auth-token"]'] },
+    bodyLimit: MAX_JSON_BODY_BYTES,
+    trustProxy: config.trustProxy,
+    // Bodies with duplicate or prototype keys are refused rather than merged.
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    reply.headers(SECURITY_HEADERS);
+    if (request.url.startsWith('/api') || request.url.startsWith('/sso')) reply.header('cache-control', 'no-store');
+    return payload;
+  });
+  installErrorHandler(app);
+  installAuditHook(app, services.repositories.audit);
+  const { repositories } = services;
+  const handlers: Handlers = {
+    ...authHandlers(services.auth, services.security, repositories.settings),
+    ...systemHandlers({ database: services.database, ...repositories, buildTag: config.buildTag }),
+  };
+  bindRoutes(app, handlers, services.auth);
+  await installConsole(app, config.webDir);
+  return app;
+}

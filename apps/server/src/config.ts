@@ -1,0 +1,77 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@gatehouse/contracts';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+/** Environment variables the server reads, validated at start. */
+const EnvSchema = z.object({
+  PORT: port.default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  GATEHOUSE_DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: optionalText.pipe(
+    z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// or postgresql:// URL' }).optional(),
+  ),
+  GATEHOUSE_ADMIN_EMAIL: optionalText.pipe(
+    z.email({ error: 'must be an email address' }).max(MAX_EMAIL_LENGTH).optional(),
+  ),
+  GATEHOUSE_ADMIN_PASSWORD: optionalText.pipe(
+    z
+      .string()
+      .min(MIN_PASSWORD_LENGTH, `must have at least ${MIN_PASSWORD_LENGTH} characters`)
+      .max(MAX_PASSWORD_LENGTH)
+      .optional(),
+  ),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  GATEHOUSE_LOGIN_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(30),
+  GATEHOUSE_BUILD_TAG: z.string().min(1).default('dev'),
+  GATEHOUSE_WEB_DIR: optionalText,
+  GATEHOUSE_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+});
+
+/** The server's validated configuration. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** Sign-in attempts allowed per source address per minute. */
+  loginRateLimitPerMinute: number;
+  buildTag: string;
+  /** Folder of the built console; undefined serves no console (API only). */
+  webDir: string | undefined;
+  trustProxy: boolean;
+}
+
+/** Thrown when the environment is invalid; its message lists every problem. */
+export class ConfigError extends Error {}
+
+/** Reads and validates the configuration from an environment. */
+export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration in the environment:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(e.GATEHOUSE_DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    adminEmail: e.GATEHOUSE_ADMIN_EMAIL?.toLowerCase(),
+    adminPassword: e.GATEHOUSE_ADMIN_PASSWORD,
+    logLevel: e.LOG_LEVEL,
+    loginRateLimitPerMinute: e.GATEHOUSE_LOGIN_RATE_LIMIT,
+    buildTag: e.GATEHOUSE_BUILD_TAG,
+    webDir: e.GATEHOUSE_WEB_DIR ? path.resolve(e.GATEHOUSE_WEB_DIR) : defaultWebDir,
+    trustProxy: e.GATEHOUSE_TRUST_PROXY === 'true',
+  };
+}

@@ -1,0 +1,4 @@
+import { sql as init } from './0001-init.js';
+
+/** Every migration, in order. Append only: a landed migration is never edited. */
+export const migrations: readonly { id: string; sql: string }[] = [{ id: '0001-init', sql: init }];

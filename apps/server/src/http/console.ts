@@ -1,0 +1,35 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import { errorBody } from './errors.js';
+
+/** Serves the built console when its folder exists, and answers unknown paths clearly. */
+export async function installConsole(app: FastifyInstance, webDir: string | undefined): Promise<void> {
+  const hasConsole = webDir !== undefined && fs.existsSync(path.join(webDir, 'index.html'));
+  if (hasConsole) {
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: 'index.html',
+      setHeaders: (res, file) => {
+        // Hashed assets never change; index.html must always be fresh after an upgrade.
+        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else {
+    app.get('/', async (_request, reply) =>
+      reply
+        .type('text/plain; charset=utf-8')
+        .send('Gatehouse API is running, but the console is not built. Run `npm run build` and restart.'),
+    );
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url.startsWith('/api') || request.url.startsWith('/sso') || request.url.startsWith('/ldap');
+    if (!isApi && request.method === 'GET' && hasConsole && request.headers.accept?.includes('text/html')) {
+      // The console routes with the hash; send people to its 404 page.
+      return reply.redirect('/#/error-pages/error-404');
+    }
+    return reply.status(404).send(errorBody(404, `There is no ${request.method} ${request.url.split('?')[0]} here.`));
+  });
+}

@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ErrorBody } from '@gatehouse/contracts';
+import { ZodError } from 'zod';
+
+const STATUS_NAMES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+/** An error the API answers as it is: status, message and, optionally, each problem. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: string[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** Builds the error body every failure uses. */
+export function errorBody(status: number, message: string, errors?: string[]): ErrorBody {
+  return {
+    statusCode: status,
+    error: STATUS_NAMES[status] ?? 'Error',
+    message,
+    ...(errors && errors.length > 0 ? { errors, response: { errors } } : {}),
+  };
+}
+
+/** Turns zod issues into readable lines; custom messages stand alone, built-in ones get the field. */
+export function describeIssues(error: ZodError, where: string): string[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.join('.');
+    if (issue.code === 'custom' || !/^(Invalid|Too|Unrecognized|Expected)/.test(issue.message)) return issue.message;
+    return field ? `${where} field '${field}': ${issue.message}` : `${where}: ${issue.message}`;
+  });
+}
+
+/** Maps every failure to a clear JSON answer; nothing unexpected leaks as a stack trace. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
+    if (error instanceof HttpError) {
+      void reply.headers(error.headers).status(error.status).send(errorBody(error.status, error.message, error.errors));
+      return;
+    }
+    if (error instanceof ZodError) {
+      const errors = describeIssues(error, 'Request');
+      void reply.status(400).send(errorBody(400, errors[0] ?? 'Invalid request', errors));
+      return;
+    }
+    const code = (error as FastifyError).code;
+    const status = (error as FastifyError).statusCode ?? 500;
+    if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+      void reply.status(400).send(errorBody(400, 'The request body is not valid JSON. Check its syntax.'));
+      return;
+    }
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      void reply.status(413).send(errorBody(413, 'The request body is too large. The limit is 1 MiB.'));
+      return;
+    }
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      void reply.status(415).send(errorBody(415, 'Send the request body as application/json.'));
+      return;
+    }
+    if (code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+      void reply.status(400).send(errorBody(400, 'The request says it carries JSON but its body is empty.'));
+      return;
+    }
+    if (status >= 400 && status < 500) {
+      void reply.status(status).send(errorBody(status, error.message));
+      return;
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    void reply.status(500).send(errorBody(500, 'The server failed to handle this request. It has been logged.'));
+  });
+}

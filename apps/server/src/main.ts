@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BUILD } from '@gatehouse/contracts';
+import { ConfigError, loadConfig } from './config.js';
+import { DataDirLockedError } from './db/data-dir-lock.js';
+import { startServer } from './server.js';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+
+function explain(error: unknown, port: number): string {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) return error.message;
+  const err = error as NodeJS.ErrnoException;
+  if (err.code === 'EADDRINUSE') return `Port ${port} is already in use. Stop what uses it, or start with PORT set to another port.`;
+  if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === '28P01' || err.code === '3D000') {
+    return `Cannot connect to the database named by DATABASE_URL: ${err.message}`;
+  }
+  return `Gatehouse could not start: ${err.stack ?? String(error)}`;
+}
+
+async function main(): Promise<void> {
+  let port = 8080;
+  try {
+    const config = loadConfig(process.env, path.resolve(here, '../../web/dist'));
+    port = config.port;
+    const server = await startServer(config);
+    const lines = [
+      '',
+      `  Gatehouse ${BUILD.version} (build ${BUILD.buildNumber}) is running at ${server.url}`,
+      `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
+    ];
+    if (server.firstAdmin.created) {
+      lines.push(`  First administrator: ${server.firstAdmin.email}`);
+      lines.push(
+        server.firstAdmin.generatedPassword
+          ? `  Password (shown only this once; change it after signing in): ${server.firstAdmin.generatedPassword}`
+          : '  Password: the one in GATEHOUSE_ADMIN_PASSWORD',
+      );
+    }
+    lines.push('');
+    process.stdout.write(`${lines.join('\n')}\n`);
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      server.app.log.info({ signal }, 'stopping');
+      server.close().then(
+        () => process.exit(0),
+        (err: unknown) => {
+          server.app.log.error({ err }, 'error while stopping');
+          process.exit(1);
+        },
+      );
+    };
+    process.on('SIGINT', () => stop('SIGINT'));
+    process.on('SIGTERM', () => stop('SIGTERM'));
+  } catch (error) {
+    process.stderr.write(`\n${explain(error, port)}\n\n`);
+    process.exit(1);
+  }
+}
+
+void main();

@@ -1,0 +1,37 @@
+import { effectivePermissions } from '@gatehouse/contracts';
+import type { Handlers } from '../../http/bind-routes.js';
+import type { SecurityService } from '../settings/security.service.js';
+import type { SettingsRepository } from '../settings/settings.repository.js';
+import type { AuthService } from './auth.service.js';
+
+type AuthHandlers = Pick<Handlers, 'login' | 'logout' | 'me' | 'changePassword' | 'security' | 'ssoProvider'>;
+
+/** Handlers of the sign-in calls. */
+export function authHandlers(auth: AuthService, security: SecurityService, settings: SettingsRepository): AuthHandlers {
+  return {
+    login: async ({ body, request }) => {
+      request.auditNote.actor = body.email.toLowerCase();
+      const user = await auth.login(body.email, body.password, request.ip);
+      return { response: { user } };
+    },
+    logout: async ({ token, principal }) => {
+      await auth.logout(token);
+      return { message: principal ? 'You have been logged out' : 'No session to end' };
+    },
+    me: async ({ principal }) => ({
+      user: {
+        email: principal.email,
+        name: principal.name,
+        roles: principal.roles,
+        effectivePermissions: effectivePermissions(principal.roles),
+      },
+    }),
+    changePassword: async ({ principal, body }) => auth.changePassword(principal, body),
+    security: async () => security.get(),
+    ssoProvider: async () => {
+      const stored = (await settings.get('auth')) as { auth_type?: unknown } | undefined;
+      const authType = stored?.auth_type;
+      return { auth_type: authType === 2 || authType === 3 || authType === 4 ? authType : 1 };
+    },
+  };
+}

@@ -1,0 +1,107 @@
+import { LOCKOUT_MINUTES, LOCKOUT_THRESHOLD, MIN_PASSWORD_LENGTH, effectivePermissions } from '@gatehouse/contracts';
+import { HttpError } from '../../http/errors.js';
+import type { SecurityService } from '../settings/security.service.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import type { LoginGuardRepository } from './login-guard.repository.js';
+import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords.js';
+import { type Principal, toPrincipal } from './principal.js';
+import { hashToken, newToken } from './tokens.js';
+import type { TokensRepository } from './tokens.repository.js';
+
+/** The one answer to every wrong email or password: it never says which was wrong. */
+export const BAD_CREDENTIALS = 'Invalid email or password.';
+
+/** Sign-in, tokens and password changes. */
+export class AuthService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly tokens: TokensRepository,
+    private readonly guard: LoginGuardRepository,
+    private readonly security: SecurityService,
+    private readonly loginRatePerMinute: number,
+  ) {}
+
+  /** Checks the credentials and issues a token, or throws the error to answer. */
+  async login(emailInput: string, password: string, source: string) {
+    const email = emailInput.trim().toLowerCase();
+    const perAddress = await this.guard.hit(`login:addr:${source}`, 60);
+    if (perAddress.count > this.loginRatePerMinute) {
+      const wait = Math.max(1, 60 - Math.floor((Date.now() - perAddress.windowStart.getTime()) / 1000));
+      throw new HttpError(429, `Too many sign-in attempts from your address. Try again in ${wait} seconds.`, [
+        `Too many sign-in attempts from your address. Try again in ${wait} seconds.`,
+      ], { 'retry-after': String(wait) });
+    }
+    const locked = await this.guard.lockedUntil(email);
+    if (locked) {
+      const minutes = Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 60_000));
+      const text = `Too many failed sign-ins for this email and password. Try again in ${minutes} minutes.`;
+      throw new HttpError(429, text, [text], { 'retry-after': String(minutes * 60) });
+    }
+    const user = await this.users.findByEmail(email);
+    const ok = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : await verifyAgainstNothing(password);
+    if (!user || !ok) {
+      const nowLocked = await this.guard.recordFailure(email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
+      const text = nowLocked
+        ? `Too many failed sign-ins for this email and password. Try again in ${LOCKOUT_MINUTES} minutes.`
+        : BAD_CREDENTIALS;
+      throw new HttpError(nowLocked ? 429 : 401, text, [text]);
+    }
+    await this.guard.clearFailures(email);
+    return this.issueToken(user);
+  }
+
+  /** Issues a session token for a user who has proven who they are. */
+  async issueToken(user: { id: string; email: string; name: string | null }) {
+    const { effectiveTokenMaxAge } = await this.security.get();
+    const token = newToken();
+    const expiresAt = new Date(Date.now() + effectiveTokenMaxAge * 1000);
+    await this.tokens.insert(hashToken(token), user.id, expiresAt);
+    const roles = await this.users.rolesOf(user.id);
+    return {
+      authentication_token: token,
+      email: user.email,
+      name: user.name,
+      roles,
+      effectivePermissions: effectivePermissions(roles),
+      expires_at: expiresAt.toISOString(),
+    };
+  }
+
+  /** The caller behind a token, or undefined when the token is unknown or expired. */
+  async authenticate(token: string): Promise<Principal | undefined> {
+    if (token.length < 16 || token.length > 256) return undefined;
+    const tokenHash = hashToken(token);
+    const found = await this.tokens.findLive(tokenHash);
+    if (!found) return undefined;
+    const roles = await this.users.rolesOf(found.user.id);
+    return toPrincipal(found.user, roles, tokenHash, found.expiresAt);
+  }
+
+  /** Revokes a token; unknown tokens are ignored. */
+  async logout(token: string | undefined): Promise<void> {
+    if (token) await this.tokens.delete(hashToken(token));
+  }
+
+  /** Changes the caller's password after checking the rules of spec §5, then revokes their other tokens. */
+  async changePassword(principal: Principal, body: { password: string; new_password: string; new_password_confirm: string }) {
+    const errors: string[] = [];
+    if (body.password.length === 0) errors.push('Your password is required in order to change this');
+    if (body.new_password.length < MIN_PASSWORD_LENGTH || body.new_password_confirm.length < MIN_PASSWORD_LENGTH) {
+      errors.push(`Passwords need to be at least ${MIN_PASSWORD_LENGTH} characters long`);
+    }
+    if (body.new_password !== body.new_password_confirm) errors.push('Passwords do not match');
+    if (errors.length > 0) throw new HttpError(400, errors[0] ?? 'Invalid password', errors);
+    const user = await this.users.findByEmail(principal.email);
+    if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, body.password))) {
+      const text = 'Your current password is not correct';
+      throw new HttpError(400, text, [text]);
+    }
+    if (body.password === body.new_password) {
+      const text = 'The new password must differ from the current one';
+      throw new HttpError(400, text, [text]);
+    }
+    await this.users.setPasswordHash(user.id, await hashPassword(body.new_password));
+    await this.tokens.deleteOthers(user.id, principal.tokenHash);
+    return { message: 'Your password has been changed.' };
+  }
+}

@@ -1,0 +1,43 @@
+import { and, eq, gt, lt, ne, sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { authTokens, users } from '../../db/schema.js';
+
+/** Queries on stored (hashed) tokens. */
+export class TokensRepository {
+  constructor(private readonly db: Db) {}
+
+  /** Stores a token's hash for a user until the given time. */
+  async insert(tokenHash: string, userId: string, expiresAt: Date, kind = 'session'): Promise<void> {
+    await this.db.insert(authTokens).values({ tokenHash, userId, expiresAt, kind });
+  }
+
+  /** The user behind an unexpired token, if any. */
+  async findLive(tokenHash: string) {
+    const rows = await this.db
+      .select({ user: users, expiresAt: authTokens.expiresAt, kind: authTokens.kind })
+      .from(authTokens)
+      .innerJoin(users, eq(users.id, authTokens.userId))
+      .where(and(eq(authTokens.tokenHash, tokenHash), gt(authTokens.expiresAt, sql`now()`)))
+      .limit(1);
+    return rows[0];
+  }
+
+  /** Revokes one token. */
+  async delete(tokenHash: string): Promise<void> {
+    await this.db.delete(authTokens).where(eq(authTokens.tokenHash, tokenHash));
+  }
+
+  /** Revokes every token of a user except one. */
+  async deleteOthers(userId: string, keepHash: string): Promise<void> {
+    await this.db.delete(authTokens).where(and(eq(authTokens.userId, userId), ne(authTokens.tokenHash, keepHash)));
+  }
+
+  /** Removes expired tokens; returns how many. */
+  async purgeExpired(): Promise<number> {
+    const rows = await this.db
+      .delete(authTokens)
+      .where(lt(authTokens.expiresAt, sql`now()`))
+      .returning({ h: authTokens.tokenHash });
+    return rows.length;
+  }
+}

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.js';
+import type { Config } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+import { lockDataDir } from './db/data-dir-lock.js';
+import { migrate } from './db/migrate.js';
+import type { FirstAdminOutcome } from './modules/users/users.service.js';
+import { type Services, createServices } from './services.js';
+
+/** A running server and how to stop it. */
+export interface RunningServer {
+  app: FastifyInstance;
+  url: string;
+  services: Services;
+  firstAdmin: FirstAdminOutcome;
+  close(): Promise<void>;
+}
+
+/** Options beyond the configuration, for tests. */
+export interface StartOptions {
+  /** An already open database (tests pass an in-memory PGlite or an isolated schema). */
+  database?: Database;
+}
+
+/** Opens the database and its migrations, prepares the first administrator, and listens. */
+export async function prepareDatabase(config: Config, options: StartOptions = {}) {
+  let releaseLock: (() => void) | undefined;
+  let database = options.database;
+  if (!database) {
+    if (!config.databaseUrl) releaseLock = lockDataDir(config.dataDir);
+    try {
+      database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+    } catch (error) {
+      releaseLock?.();
+      throw error;
+    }
+  }
+  await migrate(database);
+  const services = createServices(database, { loginRatePerMinute: config.loginRateLimitPerMinute });
+  await services.usersService.ensureBuiltinRoles();
+  return { database, services, releaseLock };
+}
+
+/** Starts the whole server on the configured host and port. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const { database, services, releaseLock } = await prepareDatabase(config, options);
+  const firstAdmin = await services.usersService.ensureFirstAdmin(config.adminEmail, config.adminPassword);
+  const app = await buildApp(config, services);
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close();
+    if (!options.database) await database.close();
+    releaseLock?.();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const purge = setInterval(() => {
+    services.repositories.tokens.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'token purge failed'));
+  }, 3_600_000);
+  purge.unref();
+  return {
+    app,
+    url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
+    services,
+    firstAdmin,
+    async close() {
+      clearInterval(purge);
+      await app.close();
+      if (!options.database) await database.close();
+      releaseLock?.();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import dayjs from 'dayjs';
+import 'dayjs/locale/ar';
+import 'dayjs/locale/es';
+import 'dayjs/locale/fr';
+import 'dayjs/locale/it';
+import 'dayjs/locale/zh-cn';
+import localizedFormat from 'dayjs/plugin/localizedFormat';
+import utc from 'dayjs/plugin/utc';
+
+dayjs.extend(localizedFormat);
+dayjs.extend(utc);
+
+const DAYJS_LOCALES: Record<string, string> = { en: 'en', zh: 'zh-cn', es: 'es', fr: 'fr', it: 'it', ar: 'ar' };
+
+/** Switches dayjs to the console language. */
+export function setDateLocale(language: string): void {
+  dayjs.locale(DAYJS_LOCALES[language] ?? 'en');
+}
+
+/** Treats a server time without zone as UTC (spec §3: a trailing Z is appended). */
+export function parseServerTime(value: string): dayjs.Dayjs {
+  const zoned = /(Z|[+-]\d{2}:?\d{2})$/.test(value) ? value : `${value}Z`;
+  return dayjs.utc(zoned).local();
+}
+
+/** Local date and time in the 'L LT' format, or '-' when absent (spec §3, §9). */
+export function formatDateTime(value: string | null | undefined): string {
+  return value ? parseServerTime(value).format('L LT') : '-';
+}
+
+/** A number of seconds as localised hours and minutes, e.g. "12 hours" or "1 hour, 30 minutes". */
+export function formatSeconds(totalSeconds: number, language: string): string {
+  const hours = Math.floor(totalSeconds / 3600);
+  const minutes = Math.floor((totalSeconds % 3600) / 60);
+  const seconds = totalSeconds % 60;
+  const unit = (value: number, name: 'hour' | 'minute' | 'second'): string =>
+    new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
+  const parts: string[] = [];
+  if (hours > 0) parts.push(unit(hours, 'hour'));
+  if (minutes > 0) parts.push(unit(minutes, 'minute'));
+  if (seconds > 0 || parts.length === 0) parts.push(unit(seconds, 'second'));
+  return new Intl.ListFormat(language, { style: 'narrow', type: 'unit' }).format(parts);
+}

@@ -1,0 +1,87 @@
+import type { ResponseOf, Routes } from '@gatehouse/contracts';
+import { STORAGE_KEYS, readJson, readString, removeKey, writeJson, writeString } from './storage';
+
+/** A role as the API describes it: its name and permissions. */
+export type UserRole = ResponseOf<Routes['me']>['user']['roles'][number];
+
+/** The signed-in user as the console stores it (spec §3 Signed-in user, §4 Auth). */
+export interface StoredUser {
+  /** The user's email, also the sign-in name. */
+  email: string;
+  /** Equals the email; the authorize dialog prefills from it. */
+  username: string;
+  /** Display name, when known. */
+  name: string | null;
+  /** Roles with their permissions. */
+  roles: UserRole[];
+  /** Union of the roles' permissions. */
+  effectivePermissions: string[];
+  /** The product's own sign-in method. */
+  authType: 'jwt_auth';
+  /** Avatar photo, when a provider supplies one. */
+  photoURL?: string;
+}
+
+/** What the session store holds. */
+export interface SessionState {
+  token: string | null;
+  user: StoredUser | null;
+  /** When this page learned of the token (ms since epoch), for the token-expiry timer. */
+  since: number;
+}
+
+type Listener = () => void;
+const listeners = new Set<Listener>();
+
+let state: SessionState = load();
+
+function load(): SessionState {
+  const token = readString(STORAGE_KEYS.token);
+  const user = token ? readJson<StoredUser>(STORAGE_KEYS.user) : null;
+  return { token: user ? token : null, user, since: Date.now() };
+}
+
+function emit(next: SessionState): void {
+  state = next;
+  for (const listener of listeners) listener();
+}
+
+/** Subscribes to session changes; returns the unsubscribe function. */
+export function subscribeSession(listener: Listener): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+/** The current session snapshot (stable between changes). */
+export function getSession(): SessionState {
+  return state;
+}
+
+/** The stored token, or null when signed out. */
+export function getToken(): string | null {
+  return state.token;
+}
+
+/** Stores the token and user after a successful sign-in. */
+export function signIn(token: string, user: StoredUser): void {
+  writeString(STORAGE_KEYS.token, token);
+  writeJson(STORAGE_KEYS.user, user);
+  emit({ token, user, since: Date.now() });
+}
+
+/** Merges fresh details (roles, permissions, name) into the stored user. */
+export function updateUser(patch: Partial<StoredUser>): void {
+  if (!state.user) return;
+  const user = { ...state.user, ...patch };
+  writeJson(STORAGE_KEYS.user, user);
+  emit({ ...state, user });
+}
+
+/** Clears token, user and security settings (sign-out, expiry or a 401). */
+export function signOut(): void {
+  removeKey(STORAGE_KEYS.token);
+  removeKey(STORAGE_KEYS.user);
+  removeKey(STORAGE_KEYS.securitySettings);
+  if (state.token === null && state.user === null) return;
+  emit({ token: null, user: null, since: Date.now() });
+}

@@ -1,0 +1,17 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+
+const server = 'http://127.0.0.1:8080';
+
+// base './' keeps asset URLs relative, so the server can host the console under any path.
+export default defineConfig({
+  base: './',
+  plugins: [react()],
+  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1500 },
+  server: {
+    proxy: {
+      '/api': { target: server, changeOrigin: true },
+      '/sso': { target: server, changeOrigin: true },
+    },
+  },
+});
