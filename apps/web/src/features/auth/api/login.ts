@@ -1,0 +1,45 @@
+import { effectivePermissions, routes } from '@gatehouse/contracts';
+import type { ResponseOf, Routes } from '@gatehouse/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+import type { StoredUser } from '../../../lib/session';
+import { signIn } from '../../../lib/session';
+
+/** Credentials of the sign-in form. */
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+type LoginUser = ResponseOf<Routes['login']>['response']['user'];
+
+/** The user as stored locally after sign-in (spec §3, §4): username is the email. */
+export function toStoredUser(user: Omit<LoginUser, 'authentication_token' | 'expires_at'>): StoredUser {
+  return {
+    email: user.email,
+    username: user.email,
+    name: user.name,
+    roles: user.roles,
+    effectivePermissions:
+      user.effectivePermissions.length > 0 ? [...user.effectivePermissions] : effectivePermissions(user.roles),
+    authType: 'jwt_auth',
+  };
+}
+
+/** POST api/login?include_auth_token; a 401 here means wrong credentials, not expiry. */
+export async function login(credentials: Credentials): Promise<LoginUser> {
+  const answer = await apiCall(routes.login, {
+    body: credentials,
+    query: { include_auth_token: '' },
+    signOutOn401: false,
+  });
+  return answer.response.user;
+}
+
+/** Signs in and stores token and user on success. */
+export function useLogin() {
+  return useMutation({
+    mutationFn: login,
+    onSuccess: (user) => signIn(user.authentication_token, toStoredUser(user)),
+  });
+}

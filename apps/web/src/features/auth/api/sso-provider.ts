@@ -1,0 +1,17 @@
+import { routes } from '@gatehouse/contracts';
+import type { ResponseOf, Routes } from '@gatehouse/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { apiCall } from '../../../lib/api-client';
+
+/** The configured sign-in provider: 1 password, 2 SAML, 3 OIDC, 4 LDAP. */
+export type AuthType = ResponseOf<Routes['ssoProvider']>['auth_type'];
+
+/** GET /sso (at the root, not under api/). While it runs the sign-in screen shows 'detecting'. */
+export function useSsoProvider() {
+  return useQuery({
+    queryKey: ['auth', 'sso-provider'],
+    queryFn: () => apiCall(routes.ssoProvider, { signOutOn401: false }),
+    retry: false,
+    staleTime: 5 * 60_000,
+  });
+}

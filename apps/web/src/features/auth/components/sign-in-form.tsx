@@ -1,0 +1,86 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { PasswordField } from '../../../components/password-field';
+import { ApiError } from '../../../lib/api-error';
+import { useLogin } from '../api/login';
+import { pickLoginError } from '../login-error';
+import { validateSignIn } from '../validation';
+
+/**
+ * Email and password sign-in. On success the session changes and the route guard moves the
+ * user to the remembered page or the start page.
+ */
+export function SignInForm() {
+  const { t } = useTranslation();
+  const login = useLogin();
+  const [values, setValues] = useState({ email: '', password: '' });
+  const [touched, setTouched] = useState({ email: false, password: false });
+  const errors = validateSignIn(values);
+  const show = (field: 'email' | 'password') => (touched[field] ? errors[field] : undefined);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched({ email: true, password: true });
+    if (errors.email || errors.password) return;
+    login.mutate({ email: values.email.trim(), password: values.password });
+  };
+
+  const failure = login.error
+    ? pickLoginError(login.error instanceof ApiError ? login.error.body : null, t('message.somethingWentWrong'))
+    : null;
+  const emailError = show('email');
+  const passwordError = show('password');
+
+  return (
+    <Box component="form" noValidate onSubmit={submit} aria-label={t('auth.signIn.formLabel')}>
+      <Stack spacing={2.5}>
+        {failure ? (
+          <Alert severity="error" variant="outlined">
+            {failure}
+          </Alert>
+        ) : null}
+        <TextField
+          label={t('auth.signIn.email')}
+          name="email"
+          type="email"
+          autoComplete="username"
+          autoFocus
+          required
+          fullWidth
+          value={values.email}
+          onChange={(event) => setValues({ ...values, email: event.target.value })}
+          onBlur={() => setTouched({ ...touched, email: values.email !== '' || touched.email })}
+          error={Boolean(emailError)}
+          helperText={emailError ? t(emailError) : ' '}
+        />
+        <PasswordField
+          label={t('auth.signIn.password')}
+          name="password"
+          autoComplete="current-password"
+          required
+          fullWidth
+          value={values.password}
+          onChange={(event) => setValues({ ...values, password: event.target.value })}
+          error={Boolean(passwordError)}
+          helperText={passwordError ? t(passwordError) : ' '}
+        />
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
+          <Link component={RouterLink} to="/forget-password" variant="body2" underline="hover">
+            {t('auth.signIn.forgotPassword')}
+          </Link>
+        </Box>
+        <Button type="submit" variant="contained" size="large" fullWidth loading={login.isPending} sx={{ py: 1.25 }}>
+          {t('auth.signIn.submit')}
+        </Button>
+      </Stack>
+    </Box>
+  );
+}

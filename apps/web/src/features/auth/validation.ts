@@ -1,0 +1,51 @@
+import { MIN_PASSWORD_LENGTH } from '@gatehouse/contracts';
+
+// The WHATWG "valid e-mail address" rule, as browsers apply it to type=email inputs; it accepts
+// single-label domains such as admin@localhost, which self-hosted installs use.
+const EMAIL_PATTERN =
+  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
+
+/** Message ids of the sign-in form's field errors (spec §5 generic messages). */
+export interface SignInErrors {
+  email?: 'validation.emailRequired' | 'validation.emailFormat';
+  password?: 'validation.passwordRequired';
+}
+
+/** Validates the sign-in form: email required and well formed, password required. */
+export function validateSignIn(values: { email: string; password: string }): SignInErrors {
+  const errors: SignInErrors = {};
+  const email = values.email.trim();
+  if (email === '') errors.email = 'validation.emailRequired';
+  else if (!EMAIL_PATTERN.test(email)) errors.email = 'validation.emailFormat';
+  if (values.password === '') errors.password = 'validation.passwordRequired';
+  return errors;
+}
+
+/** The change-password form (spec §3). */
+export interface ChangePasswordForm {
+  password: string;
+  newPassword: string;
+  newPasswordConfirm: string;
+}
+
+/** Message ids of the change-password field errors (spec §5). */
+export interface ChangePasswordErrors {
+  password?: 'changePassword.currentRequired';
+  newPassword?: 'changePassword.tooShort';
+  newPasswordConfirm?: 'changePassword.tooShort' | 'changePassword.mismatch';
+}
+
+/** Validates the change-password form: current required, both new ≥ 8 and identical. */
+export function validateChangePassword(form: ChangePasswordForm): ChangePasswordErrors {
+  const errors: ChangePasswordErrors = {};
+  if (form.password === '') errors.password = 'changePassword.currentRequired';
+  if (form.newPassword.length < MIN_PASSWORD_LENGTH) errors.newPassword = 'changePassword.tooShort';
+  if (form.newPasswordConfirm.length < MIN_PASSWORD_LENGTH) errors.newPasswordConfirm = 'changePassword.tooShort';
+  else if (form.newPasswordConfirm !== form.newPassword) errors.newPasswordConfirm = 'changePassword.mismatch';
+  return errors;
+}
+
+/** Save is enabled only when all three are filled, long enough and the new ones match. */
+export function canChangePassword(form: ChangePasswordForm): boolean {
+  return Object.keys(validateChangePassword(form)).length === 0;
+}

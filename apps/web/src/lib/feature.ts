@@ -1,0 +1,46 @@
+import type { Permission, ResponseOf, Routes } from '@gatehouse/contracts';
+import type { ComponentType } from 'react';
+import type { IconComponent } from '../components/icon-type';
+
+/** Counts the navigation can show beside entries (api/navigation/counts). */
+export type NavigationCounts = ResponseOf<Routes['navigationCounts']>;
+/** One count name. */
+export type NavCountKey = keyof NavigationCounts;
+
+/**
+ * Who may open a route. `protected`: signed in, holding one of the permissions if listed.
+ * `public`: anyone. `guest`: signed-out screens; signed-in users go to their start page.
+ * `signout`: the sign-out screen, which decides for itself (spec §2.4 and the issue).
+ */
+export type RouteAccess = 'protected' | 'public' | 'guest' | 'signout';
+
+/** One route a feature contributes. Paths have no leading slash. */
+export interface FeatureRoute {
+  path: string;
+  Component: ComponentType;
+  access: RouteAccess;
+  /** The route needs at least one of these (spec §2.2). */
+  permissions?: readonly Permission[];
+}
+
+/** A feature's entry in the main navigation (spec §2.3). */
+export interface NavEntry {
+  id: string;
+  /** Message id of the entry's label. */
+  messageId: string;
+  path: string;
+  icon: IconComponent;
+  /** The entry shows only to holders of one of these (may differ from the route's). */
+  permissions?: readonly Permission[];
+  /** Counts shown beside the label, in order. */
+  counts?: readonly NavCountKey[];
+  /** Other paths on which the entry is the current one. */
+  alsoActiveOn?: readonly string[];
+}
+
+/** What a feature folder exports from its feature.ts. */
+export interface Feature {
+  id: string;
+  routes: readonly FeatureRoute[];
+  nav?: NavEntry;
+}
