@@ -13,13 +13,19 @@ describe('configuration from the environment', () => {
 
   it('lists every invalid variable in one clear error', () => {
     const load = () =>
-      loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', GATEHOUSE_ADMIN_EMAIL: 'not-an-email', GATEHOUSE_ADMIN_PASSWORD: 'short' });
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        GATEHOUSE_ADMIN_EMAIL: 'not-an-email',
+        GATEHOUSE_ADMIN_PASSWORD: 'short',
+      });
     expect(load).toThrow(ConfigError);
     try {
       load();
     } catch (error) {
       const text = (error as Error).message;
-      for (const name of ['PORT', 'DATABASE_URL', 'GATEHOUSE_ADMIN_EMAIL', 'GATEHOUSE_ADMIN_PASSWORD']) expect(text).toContain(name);
+      for (const name of ['PORT', 'DATABASE_URL', 'GATEHOUSE_ADMIN_EMAIL', 'GATEHOUSE_ADMIN_PASSWORD'])
+        expect(text).toContain(name);
       expect(text).toContain('at least 8 characters');
     }
   });

@@ -8,9 +8,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/main.js');
 
 /** Runs the built server as a real process until its output matches, or it exits. */
-function run(env: Record<string, string>, until: RegExp): Promise<{ child: ChildProcess; output: string; code: number | null }> {
+function run(
+  env: Record<string, string>,
+  until: RegExp,
+): Promise<{ child: ChildProcess; output: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: 'pipe' });
+    const child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      stdio: 'pipe',
+    });
     let output = '';
     const timer = setTimeout(() => reject(new Error(`no match for ${until} in:\n${output}`)), 30_000);
     const onData = (chunk: Buffer) => {

@@ -11,7 +11,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 function explain(error: unknown, port: number): string {
   if (error instanceof ConfigError || error instanceof DataDirLockedError) return error.message;
   const err = error as NodeJS.ErrnoException;
-  if (err.code === 'EADDRINUSE') return `Port ${port} is already in use. Stop what uses it, or start with PORT set to another port.`;
+  if (err.code === 'EADDRINUSE')
+    return `Port ${port} is already in use. Stop what uses it, or start with PORT set to another port.`;
   if (err.code === 'ECONNREFUSED' || err.code === 'ENOTFOUND' || err.code === '28P01' || err.code === '3D000') {
     return `Cannot connect to the database named by DATABASE_URL: ${err.message}`;
   }

@@ -6,7 +6,7 @@ import { ErrorBody, type RouteContract } from './route.js';
 type JsonObject = Record<string, unknown>;
 
 function schemaOf(type: z.ZodType, io: 'input' | 'output'): JsonObject {
-  return z.toJSONSchema(type, { io, unrepresentable: 'any', target: 'openapi-3.0' }) as JsonObject;
+  return z.toJSONSchema(type, { io, unrepresentable: 'any', target: 'openapi-3.0' });
 }
 
 function accessText(route: RouteContract): string {

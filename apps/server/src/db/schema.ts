@@ -17,7 +17,9 @@ const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull(
 
 /** People who sign in. Emails are stored lower-case and are unique. */
 export const users = pgTable('users', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   email: text('email').notNull().unique(),
   name: text('name'),
   photoUrl: text('photo_url'),

@@ -35,28 +35,44 @@ describe.each(DATABASES)('authorization matrix on %s', (kind) => {
   // Logout revokes the caller's token, so it runs with throwaway tokens below.
   const guarded = routeList.filter((r) => r.id !== 'auth.logout');
 
-  it.each(routeList.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: 401 without a token or with a forged one', async (_, route) => {
-    const none = await server.call(route.method, samplePath(route), { body: route.body ? {} : undefined });
-    const forged = await server.call(route.method, samplePath(route), { token: 'f'.repeat(43), body: route.body ? {} : undefined });
-    if (route.access.kind === 'public') {
-      expect(none.status).not.toBe(401);
-      expect(forged.status).not.toBe(401);
-    } else {
-      expect(none.status).toBe(401);
-      expect(forged.status).toBe(401);
-    }
-  });
+  it.each(routeList.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s: 401 without a token or with a forged one',
+    async (_, route) => {
+      const none = await server.call(route.method, samplePath(route), { body: route.body ? {} : undefined });
+      const forged = await server.call(route.method, samplePath(route), {
+        token: 'f'.repeat(43),
+        body: route.body ? {} : undefined,
+      });
+      if (route.access.kind === 'public') {
+        expect(none.status).not.toBe(401);
+        expect(forged.status).not.toBe(401);
+      } else {
+        expect(none.status).toBe(401);
+        expect(forged.status).toBe(401);
+      }
+    },
+  );
 
-  it.each(guarded.map((r) => [`${r.method} ${r.path}`, r] as const))('%s: each holder gets exactly what the route allows', async (_, route) => {
-    const holders: ('none' | 'admin' | { permission: string })[] = ['none', 'admin', ...PERMISSIONS.map((permission) => ({ permission }))];
-    for (const holder of holders) {
-      const key = typeof holder === 'string' ? holder : holder.permission;
-      const res = await server.call(route.method, samplePath(route), { token: tokens.get(key), body: route.body ? {} : undefined });
-      const label = `${route.id} as ${key}`;
-      if (allowed(route, holder)) expect([401, 403], label).not.toContain(res.status);
-      else expect(res.status, label).toBe(403);
-    }
-  });
+  it.each(guarded.map((r) => [`${r.method} ${r.path}`, r] as const))(
+    '%s: each holder gets exactly what the route allows',
+    async (_, route) => {
+      const holders: ('none' | 'admin' | { permission: string })[] = [
+        'none',
+        'admin',
+        ...PERMISSIONS.map((permission) => ({ permission })),
+      ];
+      for (const holder of holders) {
+        const key = typeof holder === 'string' ? holder : holder.permission;
+        const res = await server.call(route.method, samplePath(route), {
+          token: tokens.get(key),
+          body: route.body ? {} : undefined,
+        });
+        const label = `${route.id} as ${key}`;
+        if (allowed(route, holder)) expect([401, 403], label).not.toContain(res.status);
+        else expect(res.status, label).toBe(403);
+      }
+    },
+  );
 
   it('takes a change of roles into account on the very next request', async () => {
     const token = tokens.get('none');

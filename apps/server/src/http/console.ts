@@ -14,7 +14,10 @@ export async function installConsole(app: FastifyInstance, webDir: string | unde
       index: 'index.html',
       setHeaders: (res, file) => {
         // Hashed assets never change; index.html must always be fresh after an upgrade.
-        res.header('cache-control', file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
+        res.header(
+          'cache-control',
+          file.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
       },
     });
   } else {

@@ -50,7 +50,10 @@ export function describeIssues(error: ZodError, where: string): string[] {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
     if (error instanceof HttpError) {
-      void reply.headers(error.headers).status(error.status).send(errorBody(error.status, error.message, error.errors));
+      void reply
+        .headers(error.headers)
+        .status(error.status)
+        .send(errorBody(error.status, error.message, error.errors));
       return;
     }
     if (error instanceof ZodError) {
@@ -58,8 +61,8 @@ export function installErrorHandler(app: FastifyInstance): void {
       void reply.status(400).send(errorBody(400, errors[0] ?? 'Invalid request', errors));
       return;
     }
-    const code = (error as FastifyError).code;
-    const status = (error as FastifyError).statusCode ?? 500;
+    const code = error.code;
+    const status = error.statusCode ?? 500;
     if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
       void reply.status(400).send(errorBody(400, 'The request body is not valid JSON. Check its syntax.'));
       return;

@@ -30,7 +30,9 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
 }
 
 /** Opens an isolated database: in-memory PGlite, or a fresh schema on the PostgreSQL under test. */
-export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<{ database: Database; drop(): Promise<void> }> {
+export async function openTestDatabase(
+  kind: 'pglite' | 'postgres',
+): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (kind === 'pglite') {
     const database = await openDatabase({});
     return { database, drop: () => database.close() };
@@ -45,7 +47,7 @@ export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<{ d
   const database = await openDatabase({ url, searchPath: schema });
   return {
     database,
-    async drop() {
+    drop: async () => {
       await database.close();
       const cleanup = new pg.Client({ connectionString: url });
       await cleanup.connect();
@@ -78,7 +80,10 @@ export interface TestServer extends RunningServer {
 }
 
 /** Starts a real server over real HTTP on the given database. */
-export async function startTestServer(kind: 'pglite' | 'postgres', overrides: Partial<Config> = {}): Promise<TestServer> {
+export async function startTestServer(
+  kind: 'pglite' | 'postgres',
+  overrides: Partial<Config> = {},
+): Promise<TestServer> {
   const { database, drop } = await openTestDatabase(kind);
   const server = await startServer(testConfig(overrides), { database });
   const call: TestServer['call'] = async (method, path, options = {}) => {
@@ -105,9 +110,13 @@ export async function startTestServer(kind: 'pglite' | 'postgres', overrides: Pa
     kind,
     call,
     async login(email = ADMIN.email, password = ADMIN.password) {
-      const res = await call<{ response: { user: { authentication_token: string } } }>('POST', '/api/login?include_auth_token', {
-        body: { email, password },
-      });
+      const res = await call<{ response: { user: { authentication_token: string } } }>(
+        'POST',
+        '/api/login?include_auth_token',
+        {
+          body: { email, password },
+        },
+      );
       if (res.status !== 200) throw new Error(`login of ${email} failed: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.response.user.authentication_token;
     },

@@ -4,9 +4,7 @@ import { PERMISSIONS } from '../permissions.js';
 import { MessageBody, defineRoute } from '../route.js';
 
 /** A role as the console sees it: its name and permissions. */
-export const RoleSummary = z
-  .object({ name: z.string(), permissions: z.array(z.string()) })
-  .meta({ id: 'RoleSummary' });
+export const RoleSummary = z.object({ name: z.string(), permissions: z.array(z.string()) }).meta({ id: 'RoleSummary' });
 
 /** The signed-in user as the login answer gives it (spec §3 Signed-in user). */
 export const SignedInUser = z

@@ -27,9 +27,12 @@ export class AuthService {
     const perAddress = await this.guard.hit(`login:addr:${source}`, 60);
     if (perAddress.count > this.loginRatePerMinute) {
       const wait = Math.max(1, 60 - Math.floor((Date.now() - perAddress.windowStart.getTime()) / 1000));
-      throw new HttpError(429, `Too many sign-in attempts from your address. Try again in ${wait} seconds.`, [
+      throw new HttpError(
+        429,
         `Too many sign-in attempts from your address. Try again in ${wait} seconds.`,
-      ], { 'retry-after': String(wait) });
+        [`Too many sign-in attempts from your address. Try again in ${wait} seconds.`],
+        { 'retry-after': String(wait) },
+      );
     }
     const locked = await this.guard.lockedUntil(email);
     if (locked) {
@@ -38,7 +41,9 @@ export class AuthService {
       throw new HttpError(429, text, [text], { 'retry-after': String(minutes * 60) });
     }
     const user = await this.users.findByEmail(email);
-    const ok = user?.passwordHash ? await verifyPassword(user.passwordHash, password) : await verifyAgainstNothing(password);
+    const ok = user?.passwordHash
+      ? await verifyPassword(user.passwordHash, password)
+      : await verifyAgainstNothing(password);
     if (!user || !ok) {
       const nowLocked = await this.guard.recordFailure(email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
       const text = nowLocked
@@ -83,7 +88,10 @@ export class AuthService {
   }
 
   /** Changes the caller's password after checking the rules of spec §5, then revokes their other tokens. */
-  async changePassword(principal: Principal, body: { password: string; new_password: string; new_password_confirm: string }) {
+  async changePassword(
+    principal: Principal,
+    body: { password: string; new_password: string; new_password_confirm: string },
+  ) {
     const errors: string[] = [];
     if (body.password.length === 0) errors.push('Your password is required in order to change this');
     if (body.new_password.length < MIN_PASSWORD_LENGTH || body.new_password_confirm.length < MIN_PASSWORD_LENGTH) {

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
 
 type LoginAnswer = {
-  response: { user: { authentication_token: string; email: string; roles: { name: string; permissions: string[] }[]; effectivePermissions: string[] } };
+  response: {
+    user: {
+      authentication_token: string;
+      email: string;
+      roles: { name: string; permissions: string[] }[];
+      effectivePermissions: string[];
+    };
+  };
 };
 type ErrorAnswer = { message: string; errors?: string[]; response?: { errors: string[] } };
 
@@ -26,13 +33,19 @@ describe.each(DATABASES)('sign-in and tokens on %s', (kind) => {
   });
 
   it('accepts the email in any case and with surrounding spaces', async () => {
-    const res = await server.call('POST', '/api/login', { body: { email: `  ${ADMIN.email.toUpperCase()} `, password: ADMIN.password } });
+    const res = await server.call('POST', '/api/login', {
+      body: { email: `  ${ADMIN.email.toUpperCase()} `, password: ADMIN.password },
+    });
     expect(res.status).toBe(200);
   });
 
   it('answers a wrong password and an unknown email identically', async () => {
-    const wrong = await server.call<ErrorAnswer>('POST', '/api/login', { body: { email: 'bob@example.test', password: 'nope-nope' } });
-    const unknown = await server.call<ErrorAnswer>('POST', '/api/login', { body: { email: 'nobody@example.test', password: 'nope-nope' } });
+    const wrong = await server.call<ErrorAnswer>('POST', '/api/login', {
+      body: { email: 'bob@example.test', password: 'nope-nope' },
+    });
+    const unknown = await server.call<ErrorAnswer>('POST', '/api/login', {
+      body: { email: 'nobody@example.test', password: 'nope-nope' },
+    });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(wrong.status);
     expect(unknown.body).toEqual(wrong.body);
@@ -47,9 +60,13 @@ describe.each(DATABASES)('sign-in and tokens on %s', (kind) => {
 
   it('refuses a token-less, forged or revoked token with 401, and takes x-auth-token too', async () => {
     expect((await server.call('GET', '/api/user/me')).status).toBe(401);
-    expect((await server.call('GET', '/api/user/me', { token: 'forged-token-forged-token-forged-token-000' })).status).toBe(401);
+    expect(
+      (await server.call('GET', '/api/user/me', { token: 'forged-token-forged-token-forged-token-000' })).status,
+    ).toBe(401);
     const token = await server.login('bob@example.test', 'bob-password-1');
-    const viaAlt = await server.call<{ user: { email: string } }>('GET', '/api/user/me', { headers: { 'x-auth-token': token } });
+    const viaAlt = await server.call<{ user: { email: string } }>('GET', '/api/user/me', {
+      headers: { 'x-auth-token': token },
+    });
     expect(viaAlt.status).toBe(200);
     expect(viaAlt.body.user.email).toBe('bob@example.test');
     expect((await server.call('POST', '/api/logout', { token })).status).toBe(200);
@@ -80,7 +97,12 @@ describe.each(DATABASES)('sign-in and tokens on %s', (kind) => {
   it('answers the security settings with their defaults', async () => {
     const token = await server.login();
     const res = await server.call('GET', '/api/security', { token });
-    expect(res.body).toEqual({ api_limit_single_use: false, api_limit_freshness: false, api_limit_endpoints: [], effectiveTokenMaxAge: 43200 });
+    expect(res.body).toEqual({
+      api_limit_single_use: false,
+      api_limit_freshness: false,
+      api_limit_endpoints: [],
+      effectiveTokenMaxAge: 43200,
+    });
   });
 });
 
@@ -94,11 +116,18 @@ describe.each(DATABASES)('lockout and rate limits on %s', (kind) => {
 
   it('locks an email for 15 minutes after five failures, even against the right password', async () => {
     for (let i = 0; i < 4; i += 1) {
-      expect((await server.call('POST', '/api/login', { body: { email: 'carol@example.test', password: 'wrong-password' } })).status).toBe(401);
+      expect(
+        (await server.call('POST', '/api/login', { body: { email: 'carol@example.test', password: 'wrong-password' } }))
+          .status,
+      ).toBe(401);
     }
-    const fifth = await server.call<ErrorAnswer>('POST', '/api/login', { body: { email: 'carol@example.test', password: 'wrong-password' } });
+    const fifth = await server.call<ErrorAnswer>('POST', '/api/login', {
+      body: { email: 'carol@example.test', password: 'wrong-password' },
+    });
     expect(fifth.status).toBe(429);
-    const right = await server.call<ErrorAnswer>('POST', '/api/login', { body: { email: 'carol@example.test', password: 'carol-password' } });
+    const right = await server.call<ErrorAnswer>('POST', '/api/login', {
+      body: { email: 'carol@example.test', password: 'carol-password' },
+    });
     expect(right.status).toBe(429);
     expect(right.body.message).toMatch(/Try again in 15 minutes/);
   });
@@ -106,16 +135,23 @@ describe.each(DATABASES)('lockout and rate limits on %s', (kind) => {
   it('locks an unknown email the same way, so a lock reveals nothing', async () => {
     const answers = [];
     for (let i = 0; i < 6; i += 1) {
-      answers.push(await server.call<ErrorAnswer>('POST', '/api/login', { body: { email: 'ghost@example.test', password: 'wrong-password' } }));
+      answers.push(
+        await server.call<ErrorAnswer>('POST', '/api/login', {
+          body: { email: 'ghost@example.test', password: 'wrong-password' },
+        }),
+      );
     }
     expect(answers.map((a) => a.status)).toEqual([401, 401, 401, 401, 429, 429]);
   });
 
   it('clears the failure count after a successful sign-in', async () => {
     await server.createUser('dave@example.test', 'dave-password');
-    for (let i = 0; i < 4; i += 1) await server.call('POST', '/api/login', { body: { email: 'dave@example.test', password: 'x-wrong-x' } });
+    for (let i = 0; i < 4; i += 1)
+      await server.call('POST', '/api/login', { body: { email: 'dave@example.test', password: 'x-wrong-x' } });
     await server.login('dave@example.test', 'dave-password');
-    const res = await server.call('POST', '/api/login', { body: { email: 'dave@example.test', password: 'x-wrong-x' } });
+    const res = await server.call('POST', '/api/login', {
+      body: { email: 'dave@example.test', password: 'x-wrong-x' },
+    });
     expect(res.status).toBe(401);
   });
 });

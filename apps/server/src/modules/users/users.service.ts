@@ -6,8 +6,7 @@ import type { UsersRepository } from './users.repository.js';
 
 /** What start-up did about the first administrator. */
 export type FirstAdminOutcome =
-  | { created: false }
-  | { created: true; email: string; generatedPassword: string | undefined };
+  { created: false } | { created: true; email: string; generatedPassword: string | undefined };
 
 /** Users and the built-in roles. */
 export class UsersService {

@@ -1,0 +1,19 @@
+import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
+import type { Feature } from '../../lib/feature';
+import { GroupsPage } from './components/groups-page';
+
+/** Groups (spec §2.2): security groups of users, agents and groups. */
+export const groupsFeature: Feature = {
+  id: 'groups',
+  routes: [
+    { path: 'groups', Component: GroupsPage, access: 'protected', permissions: ['list-group'] },
+  ],
+  nav: {
+    id: 'groups',
+    messageId: 'nav.groups',
+    path: '/groups',
+    icon: GroupsOutlined,
+    permissions: ['list-group'],
+    counts: ['totalGroups'],
+  },
+};

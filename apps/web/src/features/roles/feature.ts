@@ -1,0 +1,19 @@
+import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
+import type { Feature } from '../../lib/feature';
+import { RolesPage } from './components/roles-page';
+
+/** Roles (spec §2.2): named sets of permissions. */
+export const rolesFeature: Feature = {
+  id: 'roles',
+  routes: [
+    { path: 'roles', Component: RolesPage, access: 'protected', permissions: ['list-user-role'] },
+  ],
+  nav: {
+    id: 'roles',
+    messageId: 'nav.roles',
+    path: '/roles',
+    icon: AdminPanelSettingsOutlined,
+    permissions: ['list-user-role'],
+    counts: ['totalRoles'],
+  },
+};

@@ -1,0 +1,18 @@
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import type { Feature } from '../../lib/feature';
+import { SettingsPage } from './components/settings-page';
+
+/** Settings (spec §2.2): licence, single sign-on configuration and cluster. */
+export const settingsFeature: Feature = {
+  id: 'settings',
+  routes: [
+    { path: 'settings', Component: SettingsPage, access: 'protected', permissions: ['manage-license', 'manage-sso-config', 'manage-kubernetes'] },
+  ],
+  nav: {
+    id: 'settings',
+    messageId: 'nav.settings',
+    path: '/settings',
+    icon: SettingsOutlined,
+    permissions: ['manage-sso-config', 'manage-license', 'manage-kubernetes'],
+  },
+};

@@ -1,0 +1,11 @@
+import type { Feature } from '../../lib/feature';
+import { SsoPage } from './components/sso-page';
+
+/** Single sign-on screens (spec §2.1, §2.2); /sso/token and /saml/acs redirect here in the router. */
+export const ssoFeature: Feature = {
+  id: 'sso',
+  routes: [
+    { path: 'sso', Component: SsoPage, access: 'public' },
+    { path: 'ssoauth', Component: SsoPage, access: 'public' },
+  ],
+};
