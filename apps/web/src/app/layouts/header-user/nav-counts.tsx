@@ -1,0 +1,46 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import type { ChipProps } from '@mui/material/Chip';
+import { useTranslation } from 'react-i18next';
+import type { NavCountKey, NavigationCounts } from '../../../lib/feature';
+
+/** The chip colour of a count: live and unhealthy counts stand out, health shows its state. */
+function chipColor(key: NavCountKey, value: number | string): ChipProps['color'] {
+  if (key === 'systemStatusHealthSummary') return value === 'Healthy' ? 'success' : value === 'Problem' ? 'warning' : 'error';
+  if (key === 'liveSessions') return value === 0 ? 'default' : 'error';
+  if (key === 'connectedHosts') return value === 0 ? 'default' : 'success';
+  if (key === 'totalUnhealthyPods') return value === 0 ? 'default' : 'error';
+  return 'default';
+}
+
+/** The counts beside a navigation entry, only those the server sent (spec §2.3). */
+export function NavCounts({ id, keys, counts }: { id: string; keys: readonly NavCountKey[]; counts: NavigationCounts | undefined }) {
+  const { t, i18n } = useTranslation();
+  const present = keys.flatMap((key) => {
+    const value = counts?.[key];
+    return value === undefined ? [] : [{ key, value }];
+  });
+  if (present.length === 0) return null;
+  const label = (key: NavCountKey, value: number | string) =>
+    typeof value === 'number' ? new Intl.NumberFormat(i18n.language).format(value) : t(`health.${value}`);
+  const description = present.map(({ key, value }) => `${t(`navCounts.${key}`)}: ${label(key, value)}`).join(', ');
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5, flexShrink: 0 }}>
+      <span id={id} hidden>
+        {description}
+      </span>
+      {present.map(({ key, value }) => (
+        <Chip
+          key={key}
+          size="small"
+          aria-hidden
+          title={`${t(`navCounts.${key}`)}: ${label(key, value)}`}
+          label={label(key, value)}
+          color={chipColor(key, value)}
+          variant={chipColor(key, value) === 'default' ? 'filled' : 'outlined'}
+          sx={{ minWidth: 24, cursor: 'inherit', pointerEvents: 'auto' }}
+        />
+      ))}
+    </Box>
+  );
+}

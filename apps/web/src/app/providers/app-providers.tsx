@@ -1,0 +1,25 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { ErrorBoundary } from '../../components/error-boundary';
+import { SnackbarProvider } from '../../components/snackbar/snackbar-provider';
+import { createQueryClient } from './query-client';
+import { SessionEffects } from './session-effects';
+import { ThemeSettingsProvider } from './theme-settings-provider';
+
+/** Theme, query cache, snackbars and the error boundary around the whole console. */
+export function AppProviders({ children }: { children: ReactNode }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <ThemeSettingsProvider>
+      <ErrorBoundary>
+        <QueryClientProvider client={queryClient}>
+          <SnackbarProvider>
+            <SessionEffects />
+            {children}
+          </SnackbarProvider>
+        </QueryClientProvider>
+      </ErrorBoundary>
+    </ThemeSettingsProvider>
+  );
+}

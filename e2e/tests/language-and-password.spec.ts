@@ -1,0 +1,55 @@
+import { expect, test } from '@playwright/test';
+import { ACCOUNTS, SCREENS, mainNav, signIn } from '../fixtures.js';
+
+test.describe('languages', () => {
+  test('Arabic turns the whole layout right to left, and the choice survives a reload', async ({ page }) => {
+    await signIn(page, ACCOUNTS.admin);
+    await page.getByRole('button', { name: /change language/i }).click();
+    await page.getByRole('menuitem', { name: 'العربية' }).click();
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+    const nav = await mainNav(page).boundingBox();
+    const viewport = page.viewportSize();
+    expect(nav && viewport && nav.x > viewport.width / 2).toBe(true);
+    await page.screenshot({ path: `${SCREENS}/shell-admin-ar-dark.png` });
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await page.getByRole('button', { name: /تغيير اللغة|change language/i }).click();
+    await page.getByRole('menuitem', { name: 'English' }).click();
+    await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+  });
+
+  test('the light theme is available from the URL', async ({ page }) => {
+    await signIn(page, ACCOUNTS.admin);
+    await page.goto('/?theme_mode=light#/recordings');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
+    expect((r ?? 0) + (g ?? 0) + (b ?? 0)).toBeGreaterThan(600);
+    await page.screenshot({ path: `${SCREENS}/shell-admin-en-light.png` });
+  });
+});
+
+test.describe('changing the password', () => {
+  test('the dialog enforces the rules, saves, and the new password signs in', async ({ page }) => {
+    await signIn(page, ACCOUNTS.plainUser);
+    await page.getByRole('button', { name: /user menu/i }).click();
+    await page.getByRole('menuitem', { name: /change password/i }).click();
+    const dialog = page.getByRole('dialog');
+    const save = dialog.getByRole('button', { name: /save/i });
+    await dialog.getByLabel('New Password', { exact: true }).fill('short');
+    await dialog.getByLabel('Confirm New Password').fill('short');
+    await expect(dialog.getByText('Passwords need to be at least 8 characters long').first()).toBeVisible();
+    await expect(save).toBeDisabled();
+    await dialog.getByLabel('New Password', { exact: true }).fill('grace-new-password');
+    await dialog.getByLabel('Confirm New Password').fill('grace-new-passwort');
+    await expect(dialog.getByText('Passwords do not match')).toBeVisible();
+    await dialog.getByLabel('Confirm New Password').fill('grace-new-password');
+    await dialog.getByLabel('Your Current Password').fill(ACCOUNTS.plainUser.password);
+    await page.screenshot({ path: `${SCREENS}/change-password-en-dark.png` });
+    await save.click();
+    await expect(dialog).toBeHidden();
+    await page.goto('/#/signout');
+    await expect(page).toHaveURL(/#\/signin$/);
+    await signIn(page, { email: ACCOUNTS.plainUser.email, password: 'grace-new-password' });
+  });
+});

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The whole test suite, as the README and CI run it: build, type-check, lint, format check,
+# unit and API tests (PGlite always, PostgreSQL too when TEST_DATABASE_URL is set), then the
+# browser tests against the built console and a real server.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/ensure-chromium.sh
+echo "== build";       npm run build
+echo "== typecheck";   npm run typecheck
+echo "== lint";        npm run lint
+echo "== format";      npm run format:check
+rm -rf test-results && mkdir -p test-results
+set +e
+echo "== unit and API tests (databases: PGlite${TEST_DATABASE_URL:+ and PostgreSQL})"
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+unit=$?
+echo "== browser tests (Chromium $(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}'))"
+PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/e2e.json npx playwright test -c e2e/playwright.config.ts --reporter=list,json
+e2e=$?
+set -e
+node scripts/summarise-tests.mjs test-results/vitest.json test-results/e2e.json
+if [ "$unit" -ne 0 ] || [ "$e2e" -ne 0 ]; then exit 1; fi
