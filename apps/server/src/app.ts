@@ -5,8 +5,13 @@ import { installAuditHook } from './http/audit-hook.js';
 import { bindRoutes, type Handlers } from './http/bind-routes.js';
 import { installConsole } from './http/console.js';
 import { installErrorHandler } from './http/errors.js';
+import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
+import { groupHandlers } from './modules/groups/groups.routes.js';
+import { roleHandlers } from './modules/roles/roles.routes.js';
+import { settingsHandlers } from './modules/settings/settings.routes.js';
 import { systemHandlers } from './modules/system/system.routes.js';
+import { userHandlers } from './modules/users/users.routes.js';
 import type { Services } from './services.js';
 
 const SECURITY_HEADERS = {
@@ -19,11 +24,11 @@ const SECURITY_HEADERS = {
 
 /** Builds the HTTP server: security headers, error mapping, audit, every contract route, the console. */
 export async function buildApp(
-  config: Pick<Config, 'logLevel' | 'buildTag' | 'webDir' | 'trustProxy'>,
+  config: Pick<Config, 'buildTag' | 'webDir' | 'trustProxy'>,
   services: Services,
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: config.logLevel, redact: ['req.headers["authentication-token"]', 'req.headers["x-auth-token"]'] },
+    loggerInstance: services.log,
     bodyLimit: MAX_JSON_BODY_BYTES,
     trustProxy: config.trustProxy,
     // Bodies with duplicate or prototype keys are refused rather than merged.
@@ -38,10 +43,14 @@ export async function buildApp(
   });
   installErrorHandler(app);
   installAuditHook(app, services.repositories.audit);
-  const { repositories } = services;
   const handlers: Handlers = {
-    ...authHandlers(services.auth, services.security, repositories.settings),
-    ...systemHandlers({ database: services.database, ...repositories, buildTag: config.buildTag }),
+    ...authHandlers(services.auth, services.security, services.repositories.settings),
+    ...systemHandlers(services, config.buildTag),
+    ...userHandlers(services),
+    ...roleHandlers(services),
+    ...groupHandlers(services),
+    ...apiKeyHandlers(services),
+    ...settingsHandlers(services),
   };
   bindRoutes(app, handlers, services.auth);
   await installConsole(app, config.webDir);

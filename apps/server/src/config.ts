@@ -31,6 +31,8 @@ const EnvSchema = z.object({
   GATEHOUSE_BUILD_TAG: z.string().min(1).default('dev'),
   GATEHOUSE_WEB_DIR: optionalText,
   GATEHOUSE_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  GATEHOUSE_SECRET_KEY: optionalText,
+  GATEHOUSE_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
 });
 
 /** The server's validated configuration. */
@@ -48,6 +50,10 @@ export interface Config {
   /** Folder of the built console; undefined serves no console (API only). */
   webDir: string | undefined;
   trustProxy: boolean;
+  /** Key for secrets at rest; unset means the data folder's secret.key. */
+  secretKey: string | undefined;
+  /** How people reach the console, for links in mail; unset means http://HOST:PORT. */
+  publicUrl: string | undefined;
 }
 
 /** Thrown when the environment is invalid; its message lists every problem. */
@@ -73,5 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     buildTag: e.GATEHOUSE_BUILD_TAG,
     webDir: e.GATEHOUSE_WEB_DIR ? path.resolve(e.GATEHOUSE_WEB_DIR) : defaultWebDir,
     trustProxy: e.GATEHOUSE_TRUST_PROXY === 'true',
+    secretKey: e.GATEHOUSE_SECRET_KEY,
+    publicUrl: e.GATEHOUSE_PUBLIC_URL?.replace(/\/+$/, ''),
   };
 }

@@ -5,6 +5,8 @@ import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { lockDataDir } from './db/data-dir-lock.js';
 import { migrate } from './db/migrate.js';
+import { createLogger } from './lib/logger.js';
+import { loadSecretKey } from './lib/secret-box.js';
 import type { FirstAdminOutcome } from './modules/users/users.service.js';
 import { type Services, createServices } from './services.js';
 
@@ -37,7 +39,13 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
     }
   }
   await migrate(database);
-  const services = createServices(database, { loginRatePerMinute: config.loginRateLimitPerMinute });
+  const services = createServices(database, {
+    loginRatePerMinute: config.loginRateLimitPerMinute,
+    dataDir: config.dataDir,
+    secretKey: loadSecretKey(config.secretKey, config.dataDir),
+    defaultPublicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
+    log: createLogger(config.logLevel),
+  });
   await services.usersService.ensureBuiltinRoles();
   return { database, services, releaseLock };
 }

@@ -1,32 +1,87 @@
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './db/client.js';
+import { SecretBox } from './lib/secret-box.js';
+import { ApiKeysRepository } from './modules/apikeys/apikeys.repository.js';
+import { ApiKeysService } from './modules/apikeys/apikeys.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { LoginGuardRepository } from './modules/auth/login-guard.repository.js';
 import { TokensRepository } from './modules/auth/tokens.repository.js';
+import { GroupsRepository } from './modules/groups/groups.repository.js';
+import { GroupsService } from './modules/groups/groups.service.js';
+import { MailService } from './modules/mail/mail.service.js';
+import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
+import { RolesService } from './modules/roles/roles.service.js';
 import { SecurityService } from './modules/settings/security.service.js';
 import { SettingsRepository } from './modules/settings/settings.repository.js';
+import { SettingsService } from './modules/settings/settings.service.js';
+import { SshKeysRepository } from './modules/ssh-keys/ssh-keys.repository.js';
+import { SshKeysService } from './modules/ssh-keys/ssh-keys.service.js';
+import { PasswordResetService } from './modules/users/password-reset.service.js';
+import { ResetTokensRepository } from './modules/users/reset-tokens.repository.js';
+import { UsersAdminRepository } from './modules/users/users-admin.repository.js';
+import { UsersAdminService } from './modules/users/users-admin.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 
 /** The repositories and services of one server, wired over one database. */
 export type Services = ReturnType<typeof createServices>;
 
+/** What the services need beyond the database. */
+export interface ServiceOptions {
+  loginRatePerMinute: number;
+  dataDir: string;
+  secretKey: Buffer;
+  defaultPublicUrl: string;
+  log: FastifyBaseLogger;
+}
+
 /** Wires repositories and services; the HTTP layer, the demo seeder and tests all use this. */
-export function createServices(database: Database, options: { loginRatePerMinute: number }) {
+export function createServices(database: Database, options: ServiceOptions) {
   const { db } = database;
   const users = new UsersRepository(db);
+  const usersAdmin = new UsersAdminRepository(db);
   const roles = new RolesRepository(db);
-  const settings = new SettingsRepository(db);
+  const rolesAdmin = new RolesAdminRepository(db);
+  const groups = new GroupsRepository(db);
+  const settingsRepository = new SettingsRepository(db);
   const audit = new AuditRepository(db);
   const tokens = new TokensRepository(db);
-  const security = new SecurityService(settings);
-  const auth = new AuthService(users, tokens, new LoginGuardRepository(db), security, options.loginRatePerMinute);
+  const apiKeys = new ApiKeysRepository(db);
+  const guard = new LoginGuardRepository(db);
+  const security = new SecurityService(settingsRepository);
+  const settings = new SettingsService(settingsRepository, new SecretBox(options.secretKey));
+  const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute);
+  const usersService = new UsersService(users, roles);
+  const mail = new MailService(settings, path.join(options.dataDir, 'outbox'), options.log);
   return {
     database,
-    repositories: { users, roles, settings, audit, tokens },
+    log: options.log,
+    repositories: { users, usersAdmin, roles, rolesAdmin, groups, settings: settingsRepository, audit, tokens, apiKeys },
     security,
+    settings,
     auth,
-    usersService: new UsersService(users, roles),
+    mail,
+    usersService,
+    usersAdmin: new UsersAdminService(users, usersAdmin, rolesAdmin, groups, usersService),
+    passwords: new PasswordResetService({
+      users,
+      usersService,
+      resetTokens: new ResetTokensRepository(db),
+      tokens,
+      guard,
+      settings,
+      mail,
+      auth,
+      defaultPublicUrl: options.defaultPublicUrl,
+      ratePerMinute: options.loginRatePerMinute,
+      log: options.log,
+    }),
+    roles: new RolesService(rolesAdmin, usersAdmin),
+    groups: new GroupsService(groups, usersAdmin),
+    apiKeys: new ApiKeysService(apiKeys),
+    sshKeys: new SshKeysService(new SshKeysRepository(db)),
   };
 }

@@ -22,8 +22,11 @@ export const PERMISSIONS = [
   'create-tunnel-definition',
   'create-tunnel',
   'list-user',
-  // Designed here: reading the audit trail.
+  // Designed here.
   'list-audit-log',
+  'modify-user',
+  'modify-group',
+  'manage-settings',
 ] as const;
 
 /** One permission string of the catalogue. */
@@ -49,6 +52,9 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'create-tunnel': 'Open tunnels through the gateway',
   'list-user': 'List users',
   'list-audit-log': 'Read the audit trail',
+  'modify-user': 'Create and delete users; send password resets to others',
+  'modify-group': 'Create and delete groups; change their members, agents and child groups',
+  'manage-settings': 'Change general settings (sign-up, mail, recording, banner)',
 };
 
 /** True when the string names a permission of the catalogue. */

@@ -115,3 +115,80 @@ export const settings = pgTable('settings', {
   value: jsonb('value').notNull(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** Hosts running the agent. Filled by agent registration (issue 4). */
+export const agents = pgTable('agents', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  hostname: text('hostname').notNull(),
+  os: smallint('os').notNull().default(1),
+  version: text('version'),
+  connected: boolean('connected').notNull().default(false),
+  lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
+  createdAt: createdAt(),
+});
+
+/** Security groups: users and agents, and other groups nested inside. */
+export const groups = pgTable('groups', {
+  name: text('name').primaryKey(),
+  createdAt: createdAt(),
+});
+
+export const groupUsers = pgTable(
+  'group_users',
+  {
+    groupName: text('group_name').notNull(),
+    userId: uuid('user_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupName, t.userId] })],
+);
+
+export const groupAgents = pgTable(
+  'group_agents',
+  {
+    groupName: text('group_name').notNull(),
+    agentId: uuid('agent_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupName, t.agentId] })],
+);
+
+/** parent contains child: the child's members belong to the parent too. */
+export const groupGroups = pgTable(
+  'group_groups',
+  {
+    parent: text('parent').notNull(),
+    child: text('child').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.parent, t.child] })],
+);
+
+/** Registration keys for agents, stored as SHA-256 of the secret. */
+export const apiKeys = pgTable('api_keys', {
+  uuid: uuid('uuid').primaryKey().default(sql`gen_random_uuid()`),
+  description: text('description').notNull(),
+  permissions: text('permissions').array().notNull().default(sql`'{}'`),
+  keyHash: text('key_hash').notNull().unique(),
+  createdAt: createdAt(),
+  createdBy: text('created_by'),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+});
+
+/** SSH public keys users register for the gateway. */
+export const userSshKeys = pgTable('user_ssh_keys', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  userId: uuid('user_id').notNull(),
+  name: text('name').notNull(),
+  keyType: text('key_type').notNull(),
+  publicKey: text('public_key').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+});
+
+/** Single-use password reset tokens, stored as SHA-256. */
+export const passwordResetTokens = pgTable('password_reset_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id').notNull(),
+  createdAt: createdAt(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { type Database, openDatabase } from '../db/client.js';
@@ -16,7 +19,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   return {
     port: 0,
     host: '127.0.0.1',
-    dataDir: '/nonexistent-test-data-dir',
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'gh-test-')),
     databaseUrl: undefined,
     adminEmail: ADMIN.email,
     adminPassword: ADMIN.password,
@@ -25,6 +28,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     buildTag: 'test',
     webDir: undefined,
     trustProxy: false,
+    secretKey: randomBytes(32).toString('hex'),
+    publicUrl: 'http://console.example.test',
     ...overrides,
   };
 }
@@ -67,6 +72,8 @@ export interface Answer<T = Record<string, unknown>> {
 /** A started server with a small HTTP client bound to it. */
 export interface TestServer extends RunningServer {
   kind: 'pglite' | 'postgres';
+  /** The data folder (outbox, secret key) of this server. */
+  dataDir: string;
   call<T = Record<string, unknown>>(
     method: string,
     path: string,
@@ -85,7 +92,8 @@ export async function startTestServer(
   overrides: Partial<Config> = {},
 ): Promise<TestServer> {
   const { database, drop } = await openTestDatabase(kind);
-  const server = await startServer(testConfig(overrides), { database });
+  const config = testConfig(overrides);
+  const server = await startServer(config, { database });
   const call: TestServer['call'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers['authentication-token'] = options.token;
@@ -108,6 +116,7 @@ export async function startTestServer(
   return {
     ...server,
     kind,
+    dataDir: config.dataDir,
     call,
     async login(email = ADMIN.email, password = ADMIN.password) {
       const res = await call<{ response: { user: { authentication_token: string } } }>(
@@ -133,6 +142,7 @@ export async function startTestServer(
     async stop() {
       await server.close();
       await drop();
+      fs.rmSync(config.dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -7,7 +7,10 @@ import { FEATURES } from './features';
 export const NAV_ENTRIES: readonly NavEntry[] = FEATURES.flatMap((feature) => (feature.nav ? [feature.nav] : []));
 
 /** The entries the user may see; the rest are not rendered (spec §2.3). */
-export function visibleNavEntries(user: PermissionHolder | null, entries: readonly NavEntry[] = NAV_ENTRIES): NavEntry[] {
+export function visibleNavEntries(
+  user: PermissionHolder | null,
+  entries: readonly NavEntry[] = NAV_ENTRIES,
+): NavEntry[] {
   return entries.filter((entry) => hasPermission(user, entry.permissions));
 }
 

@@ -9,7 +9,16 @@ import { Logo } from './logo';
 export function AuthCard({ title, subtitle, children }: { title: string; subtitle?: string; children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Paper elevation={0} sx={{ width: '100%', maxWidth: 440, p: { xs: 3, sm: 5 }, borderRadius: 3, boxShadow: '0 24px 64px rgba(0,0,0,0.35)' }}>
+    <Paper
+      elevation={0}
+      sx={{
+        width: '100%',
+        maxWidth: 440,
+        p: { xs: 3, sm: 5 },
+        borderRadius: 3,
+        boxShadow: '0 24px 64px rgba(0,0,0,0.35)',
+      }}
+    >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 4 }}>
         <Logo size={40} />
         <Box>

@@ -16,7 +16,17 @@ export function AuthNotAvailable({ title, icon }: { title: string; icon?: IconCo
   return (
     <AuthCard title={title}>
       <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', textAlign: 'center', gap: 2, py: 2 }}>
-        <Box sx={{ width: 64, height: 64, borderRadius: '50%', display: 'grid', placeItems: 'center', bgcolor: 'action.hover', color: 'primary.main' }}>
+        <Box
+          sx={{
+            width: 64,
+            height: 64,
+            borderRadius: '50%',
+            display: 'grid',
+            placeItems: 'center',
+            bgcolor: 'action.hover',
+            color: 'primary.main',
+          }}
+        >
           <Icon sx={{ fontSize: 32 }} aria-hidden />
         </Box>
         <Typography variant="h4" component="h2">

@@ -53,8 +53,6 @@ export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
             key={code}
             lang={code}
             selected={code === current}
-            role="menuitemradio"
-            aria-checked={code === current}
             onClick={() => choose(code)}
             sx={{ minWidth: 180 }}
           >

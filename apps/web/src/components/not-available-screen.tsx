@@ -11,7 +11,15 @@ import { PageHeader } from './page-header';
  * A product screen that a later release fills in: its title and a plain empty state. It shows
  * no sample data on purpose.
  */
-export function NotAvailableScreen({ title, icon, children }: { title: string; icon?: IconComponent; children?: ReactNode }) {
+export function NotAvailableScreen({
+  title,
+  icon,
+  children,
+}: {
+  title: string;
+  icon?: IconComponent;
+  children?: ReactNode;
+}) {
   const { t } = useTranslation();
   const Icon = icon ?? HourglassEmptyOutlined;
   return (
@@ -19,7 +27,15 @@ export function NotAvailableScreen({ title, icon, children }: { title: string; i
       <PageHeader title={title} />
       <Paper
         variant="outlined"
-        sx={{ py: { xs: 6, md: 10 }, px: 3, display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, textAlign: 'center' }}
+        sx={{
+          py: { xs: 6, md: 10 },
+          px: 3,
+          display: 'flex',
+          flexDirection: 'column',
+          alignItems: 'center',
+          gap: 2,
+          textAlign: 'center',
+        }}
       >
         <Box
           sx={{

@@ -1,5 +1,4 @@
 import Avatar from '@mui/material/Avatar';
-import type { SxProps, Theme } from '@mui/material/styles';
 
 /** The letter an avatar shows without a photo: the first of the name, else of the email. */
 export function avatarLetter(name: string | null | undefined, email: string): string {
@@ -8,18 +7,26 @@ export function avatarLetter(name: string | null | undefined, email: string): st
 }
 
 /** The user's photo if present, otherwise the first letter of the name or email (spec §2.5). */
-export function UserAvatar(props: { name: string | null; email: string; photoURL?: string | undefined; size?: number; sx?: SxProps<Theme> }) {
+export function UserAvatar(props: {
+  name: string | null;
+  email: string;
+  photoURL?: string | undefined;
+  size?: number;
+}) {
   const size = props.size ?? 36;
-  const base: SxProps<Theme> = {
-    width: size,
-    height: size,
-    fontSize: size * 0.45,
-    fontWeight: 600,
-    bgcolor: 'primary.main',
-    color: 'primary.contrastText',
-  };
   return (
-    <Avatar src={props.photoURL} alt="" sx={[base, ...(Array.isArray(props.sx) ? props.sx : [props.sx])]}>
+    <Avatar
+      src={props.photoURL}
+      alt=""
+      sx={{
+        width: size,
+        height: size,
+        fontSize: size * 0.45,
+        fontWeight: 600,
+        bgcolor: 'primary.main',
+        color: 'primary.contrastText',
+      }}
+    >
       {avatarLetter(props.name, props.email)}
     </Avatar>
   );

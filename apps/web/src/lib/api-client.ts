@@ -20,11 +20,17 @@ export interface CallOptions<R extends RouteContract> {
  * Turns a contract path into a URL relative to the page: '/api/login' becomes 'api/login',
  * so the console works under any origin and any base path.
  */
-export function buildUrl(path: string, params?: Record<string, string>, query?: CallOptions<RouteContract>['query']): string {
+export function buildUrl(
+  path: string,
+  params?: Record<string, string>,
+  query?: CallOptions<RouteContract>['query'],
+): string {
   const filled = path.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(params?.[name] ?? ''));
   const parts = Object.entries(query ?? {})
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
-    .map(([key, value]) => (value === '' ? encodeURIComponent(key) : `${encodeURIComponent(key)}=${encodeURIComponent(value)}`));
+    .map(([key, value]) =>
+      value === '' ? encodeURIComponent(key) : `${encodeURIComponent(key)}=${encodeURIComponent(value)}`,
+    );
   const relative = filled.replace(/^\/+/, '');
   return parts.length > 0 ? `${relative}?${parts.join('&')}` : relative;
 }

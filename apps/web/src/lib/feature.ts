@@ -10,7 +10,7 @@ export type NavCountKey = keyof NavigationCounts;
 /**
  * Who may open a route. `protected`: signed in, holding one of the permissions if listed.
  * `public`: anyone. `guest`: signed-out screens; signed-in users go to their start page.
- * `signout`: the sign-out screen, which decides for itself (spec §2.4 and the issue).
+ * `signout`: the sign-out screen, open to everyone; it always signs out.
  */
 export type RouteAccess = 'protected' | 'public' | 'guest' | 'signout';
 

@@ -1,8 +1,13 @@
 import type { RouteContract } from '../route.js';
+import * as apikeys from './apikeys.js';
 import * as auth from './auth.js';
+import * as groups from './groups.js';
+import * as roles from './roles.js';
+import * as settings from './settings.js';
 import * as system from './system.js';
+import * as users from './users.js';
 
-/** Every route of the API, by id. A route the server serves but this table lacks is a bug. */
+/** Every route of the API, by name. A route the server serves but this table lacks is a bug. */
 export const routes = {
   login: auth.login,
   logout: auth.logout,
@@ -16,6 +21,41 @@ export const routes = {
   auditList: system.auditList,
   permissionCatalogue: system.permissionCatalogue,
   openapi: system.openapi,
+  listUsers: users.listUsers,
+  createUser: users.createUser,
+  deleteUser: users.deleteUser,
+  userRoles: users.userRoles,
+  removeUserRole: users.removeUserRole,
+  userReach: users.userReach,
+  resetUserPassword: users.resetUserPassword,
+  forgotPassword: users.forgotPassword,
+  resetPassword: users.resetPassword,
+  signUp: users.signUp,
+  listSshKeys: users.listSshKeys,
+  addSshKey: users.addSshKey,
+  deleteSshKey: users.deleteSshKey,
+  listRoles: roles.listRoles,
+  createRole: roles.createRole,
+  getRole: roles.getRole,
+  addRolePermissions: roles.addRolePermissions,
+  removeRolePermissions: roles.removeRolePermissions,
+  deleteRole: roles.deleteRole,
+  setRoleUsers: roles.setRoleUsers,
+  listGroups: groups.listGroups,
+  createGroup: groups.createGroup,
+  deleteGroup: groups.deleteGroup,
+  addGroupUsers: groups.addGroupUsers,
+  removeGroupUser: groups.removeGroupUser,
+  addGroupAgents: groups.addGroupAgents,
+  removeGroupAgent: groups.removeGroupAgent,
+  addChildGroups: groups.addChildGroups,
+  removeChildGroup: groups.removeChildGroup,
+  listApiKeys: apikeys.listApiKeys,
+  createApiKey: apikeys.createApiKey,
+  deleteApiKey: apikeys.deleteApiKey,
+  getSettings: settings.getSettings,
+  saveSettings: settings.saveSettings,
+  publicSettings: settings.publicSettings,
 } as const satisfies Record<string, RouteContract>;
 
 export type Routes = typeof routes;
@@ -24,5 +64,11 @@ export type RouteName = keyof Routes;
 /** The route table as a list, for binding, the OpenAPI document and the authorization matrix. */
 export const routeList: readonly RouteContract[] = Object.values(routes);
 
+export * from './apikeys.js';
 export * from './auth.js';
+export * from './common.js';
+export * from './groups.js';
+export * from './roles.js';
+export * from './settings.js';
 export * from './system.js';
+export * from './users.js';

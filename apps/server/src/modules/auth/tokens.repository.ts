@@ -32,6 +32,11 @@ export class TokensRepository {
     await this.db.delete(authTokens).where(and(eq(authTokens.userId, userId), ne(authTokens.tokenHash, keepHash)));
   }
 
+  /** Revokes every token of a user. */
+  async deleteAllOf(userId: string): Promise<void> {
+    await this.db.delete(authTokens).where(eq(authTokens.userId, userId));
+  }
+
   /** Removes expired tokens; returns how many. */
   async purgeExpired(): Promise<number> {
     const rows = await this.db

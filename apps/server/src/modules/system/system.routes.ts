@@ -1,26 +1,13 @@
-import { BUILD, PERMISSIONS, buildOpenApi, routeList } from '@gatehouse/contracts';
-import type { Database } from '../../db/client.js';
+import { BUILD, type Permission, buildOpenApi, routeList } from '@gatehouse/contracts';
 import type { Handlers } from '../../http/bind-routes.js';
-import type { AuditRepository } from '../audit/audit.repository.js';
-import type { RolesRepository } from '../roles/roles.repository.js';
-import type { UsersRepository } from '../users/users.repository.js';
+import type { Services } from '../../services.js';
 
-type SystemHandlers = Pick<
-  Handlers,
-  'health' | 'metadata' | 'navigationCounts' | 'auditList' | 'permissionCatalogue' | 'openapi'
->;
-
-interface Deps {
-  database: Database;
-  users: UsersRepository;
-  roles: RolesRepository;
-  audit: AuditRepository;
-  buildTag: string;
-}
+type SystemHandlers = Pick<Handlers, 'health' | 'metadata' | 'navigationCounts' | 'auditList' | 'openapi'>;
 
 /** Handlers of the system calls: health, build identity, navigation counts, audit, OpenAPI. */
-export function systemHandlers({ database, users, roles, audit, buildTag }: Deps): SystemHandlers {
+export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
   const openapiDocument = buildOpenApi(routeList, buildTag);
+  const { database, repositories: r } = s;
   return {
     health: async () => {
       try {
@@ -32,29 +19,31 @@ export function systemHandlers({ database, users, roles, audit, buildTag }: Deps
     },
     metadata: async () => ({ version: BUILD.version, buildNumber: BUILD.buildNumber, buildTag }),
     navigationCounts: async ({ principal }) => {
-      const can = (p: (typeof PERMISSIONS)[number]) => principal.permissions.has(p);
-      // Users are always listed in the navigation (spec §2.2); roles need list-user-role.
+      const can = (p: Permission) => principal.permissions.has(p);
+      // A count appears only when the caller may list what it counts (Users: everyone sees at
+      // least themselves, so the count is the whole list only with list-user).
       return {
-        totalUsers: await users.count(),
-        ...(can('list-user-role') ? { totalRoles: await roles.count() } : {}),
+        totalUsers: can('list-user') ? await r.users.count() : 1,
+        ...(can('list-user-role') ? { totalRoles: await r.roles.count() } : {}),
+        ...(can('list-group') ? { totalGroups: await r.groups.count() } : {}),
+        ...(can('list-api-key') ? { totalRegistrationKeys: await r.apiKeys.count() } : {}),
       };
     },
     auditList: async ({ query }) => {
-      const rows = await audit.list(query);
+      const rows = await r.audit.list(query);
       return {
-        entries: rows.map((r) => ({
-          id: r.id,
-          at: r.at.toISOString(),
-          actor: r.actor,
-          action: r.action,
-          target: r.target,
-          outcome: r.outcome as 'success' | 'failure' | 'denied',
-          status: r.status,
-          source: r.source,
+        entries: rows.map((row) => ({
+          id: row.id,
+          at: row.at.toISOString(),
+          actor: row.actor,
+          action: row.action,
+          target: row.target,
+          outcome: row.outcome as 'success' | 'failure' | 'denied',
+          status: row.status,
+          source: row.source,
         })),
       };
     },
-    permissionCatalogue: async () => ({ permissions: [...PERMISSIONS] }),
     openapi: async () => openapiDocument,
   };
 }

@@ -21,6 +21,11 @@ export class UsersRepository {
     return rows[0];
   }
 
+  /** The user with this id, if any. */
+  async findById(id: string): Promise<UserRow | undefined> {
+    return (await this.db.select().from(users).where(eq(users.id, id)).limit(1))[0];
+  }
+
   /** How many users exist. */
   async count(): Promise<number> {
     const rows = await this.db.select({ n: count() }).from(users);

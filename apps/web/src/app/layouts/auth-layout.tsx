@@ -19,10 +19,16 @@ export function AuthLayout({ children }: { children: ReactNode }) {
           'radial-gradient(1200px 600px at 10% -10%, rgba(0,120,215,0.22), transparent 60%), linear-gradient(160deg, #3a3b40 0%, #26272b 45%, #18181b 100%)',
       }}
     >
-      <Box component="header" sx={{ display: 'flex', justifyContent: 'flex-end', p: { xs: 1.5, sm: 2.5 }, color: 'common.white' }}>
+      <Box
+        component="header"
+        sx={{ display: 'flex', justifyContent: 'flex-end', p: { xs: 1.5, sm: 2.5 }, color: 'common.white' }}
+      >
         <LanguageSwitcher />
       </Box>
-      <Box component="main" sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', px: 2, pb: 8 }}>
+      <Box
+        component="main"
+        sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', px: 2, pb: 8 }}
+      >
         {children}
       </Box>
     </Box>

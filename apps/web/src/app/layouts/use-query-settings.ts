@@ -12,7 +12,10 @@ export function useQuerySettings(): void {
   const { update } = useThemeSettings();
   const key = hashParams.toString();
   useEffect(() => {
-    const patch = { ...settingsFromQuery(new URLSearchParams(window.location.search)), ...settingsFromQuery(new URLSearchParams(key)) };
+    const patch = {
+      ...settingsFromQuery(new URLSearchParams(window.location.search)),
+      ...settingsFromQuery(new URLSearchParams(key)),
+    };
     if (Object.keys(patch).length > 0) update(patch);
   }, [key, update]);
 }

@@ -16,8 +16,11 @@ import { ThemeSettingsContext } from './theme-settings-context';
 export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
   const [settings, setSettings] = useState<ThemeSettings>(DEFAULT_THEME_SETTINGS);
-  const update = useCallback((patch: Partial<ThemeSettings>) => setSettings((current) => ({ ...current, ...patch })), []);
-  const direction = (settings.rtl ?? isRtlLanguage(i18n.language)) ? 'rtl' : 'ltr';
+  const update = useCallback(
+    (patch: Partial<ThemeSettings>) => setSettings((current) => ({ ...current, ...patch })),
+    [],
+  );
+  const direction: 'ltr' | 'rtl' = (settings.rtl ?? isRtlLanguage(i18n.language)) ? 'rtl' : 'ltr';
 
   useEffect(() => {
     document.documentElement.dir = direction;
@@ -26,7 +29,10 @@ export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
 
   const theme = useMemo(() => createAppTheme(settings, direction), [settings, direction]);
   const chromeTheme = useMemo(() => createAppTheme(settings, direction, 'chrome'), [settings, direction]);
-  const value = useMemo(() => ({ settings, direction, chromeTheme, update }), [settings, direction, chromeTheme, update]);
+  const value = useMemo(
+    () => ({ settings, direction, chromeTheme, update }),
+    [settings, direction, chromeTheme, update],
+  );
 
   return (
     <ThemeSettingsContext.Provider value={value}>

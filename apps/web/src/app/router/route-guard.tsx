@@ -1,16 +1,19 @@
 import type { Permission } from '@gatehouse/contracts';
 import type { ReactNode } from 'react';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate } from 'react-router';
 import type { RouteAccess } from '../../lib/feature';
 import { hasPermission } from '../../lib/permissions';
 import { useSession } from '../../lib/use-session';
 import { rememberedPath } from './initial-path';
-import { deniedPath, isSignOutRequest, signedInStartPath } from './route-rules';
+import { deniedPath, signedInStartPath } from './route-rules';
 
 /** Applies the routing rules of spec §2.4 to one route. */
-export function RouteGuard(props: { access: RouteAccess; permissions?: readonly Permission[] | undefined; children: ReactNode }) {
+export function RouteGuard(props: {
+  access: RouteAccess;
+  permissions?: readonly Permission[] | undefined;
+  children: ReactNode;
+}) {
   const { user } = useSession();
-  const location = useLocation();
   switch (props.access) {
     case 'protected':
       if (!user) return <Navigate to="/signin" replace />;
@@ -20,11 +23,8 @@ export function RouteGuard(props: { access: RouteAccess; permissions?: readonly 
       if (user) return <Navigate to={signedInStartPath(user, rememberedPath())} replace />;
       return props.children;
     case 'signout':
-      // A signed-in user reaches the sign-out screen only through Logout (spec §2.4 sends other
-      // visits to the start page); signed out, it shows the signed-out message.
-      if (user && !isSignOutRequest(location.state)) return <Navigate to={signedInStartPath(user, rememberedPath())} replace />;
-      return props.children;
     case 'public':
+      // /signout always signs out (the issue's rule wins over spec §2.4's redirect of /signout).
       return props.children;
   }
 }

@@ -10,9 +10,6 @@ export const FALLBACK_PATH = '/hostsDashboard';
 /** Where unknown paths go. */
 export const NOT_FOUND_PATH = '/error-pages/error-404';
 
-/** Router state the user menu sets so /signout signs out instead of redirecting. */
-export const SIGN_OUT_STATE = { signOut: true } as const;
-
 const AUTH_PATHS = [
   '/',
   '/signin',
@@ -70,9 +67,4 @@ export function signedInStartPath(user: PermissionHolder | null, remembered: str
 /** Where a signed-in user without the route's permission goes: the fallback if allowed, else 404. */
 export function deniedPath(user: PermissionHolder | null): string {
   return isPermittedProductPath(user, FALLBACK_PATH) ? FALLBACK_PATH : NOT_FOUND_PATH;
-}
-
-/** True when router state asks /signout to sign the user out. */
-export function isSignOutRequest(state: unknown): boolean {
-  return typeof state === 'object' && state !== null && (state as { signOut?: unknown }).signOut === true;
 }

@@ -8,11 +8,18 @@ const FONT = ['Poppins', 'system-ui', '-apple-system', '"Segoe UI"', 'Roboto', '
  * Builds the MUI theme from the settings. `surface` 'chrome' gives the always-dark theme of the
  * sidebar and (outside light mode) the header.
  */
-export function createAppTheme(settings: ThemeSettings, direction: 'ltr' | 'rtl', surface: 'content' | 'chrome' = 'content'): Theme {
+export function createAppTheme(
+  settings: ThemeSettings,
+  direction: 'ltr' | 'rtl',
+  surface: 'content' | 'chrome' = 'content',
+): Theme {
   const dark = surface === 'chrome' || settings.mode === 'dark';
   const radius = settings.themeStyle === 'modern' ? 30 : 4;
   const background = dark
-    ? { default: surface === 'chrome' ? settings.sidebarBackground : '#1b1b1f', paper: surface === 'chrome' ? settings.sidebarBackground : '#242429' }
+    ? {
+        default: surface === 'chrome' ? settings.sidebarBackground : '#1b1b1f',
+        paper: surface === 'chrome' ? settings.sidebarBackground : '#242429',
+      }
     : { default: '#f4f6fb', paper: '#ffffff' };
   const theme = createTheme({
     direction,

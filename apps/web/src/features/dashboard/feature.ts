@@ -5,9 +5,7 @@ import { DashboardPage } from './components/dashboard-page';
 /** Dashboard (spec §2.2): no permission on the route; its navigation entry needs list-host. */
 export const dashboardFeature: Feature = {
   id: 'dashboard',
-  routes: [
-    { path: 'hostsDashboard', Component: DashboardPage, access: 'protected' },
-  ],
+  routes: [{ path: 'hostsDashboard', Component: DashboardPage, access: 'protected' }],
   nav: {
     id: 'dashboard',
     messageId: 'nav.dashboard',

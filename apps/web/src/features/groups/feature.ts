@@ -5,9 +5,7 @@ import { GroupsPage } from './components/groups-page';
 /** Groups (spec §2.2): security groups of users, agents and groups. */
 export const groupsFeature: Feature = {
   id: 'groups',
-  routes: [
-    { path: 'groups', Component: GroupsPage, access: 'protected', permissions: ['list-group'] },
-  ],
+  routes: [{ path: 'groups', Component: GroupsPage, access: 'protected', permissions: ['list-group'] }],
   nav: {
     id: 'groups',
     messageId: 'nav.groups',

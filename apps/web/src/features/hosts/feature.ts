@@ -5,9 +5,7 @@ import { HostsPage } from './components/hosts-page';
 /** Agents (hosts) (spec §2.2). */
 export const hostsFeature: Feature = {
   id: 'hosts',
-  routes: [
-    { path: 'hosts', Component: HostsPage, access: 'protected', permissions: ['list-host'] },
-  ],
+  routes: [{ path: 'hosts', Component: HostsPage, access: 'protected', permissions: ['list-host'] }],
   nav: {
     id: 'agents',
     messageId: 'nav.agents',

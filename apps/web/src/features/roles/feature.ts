@@ -5,9 +5,7 @@ import { RolesPage } from './components/roles-page';
 /** Roles (spec §2.2): named sets of permissions. */
 export const rolesFeature: Feature = {
   id: 'roles',
-  routes: [
-    { path: 'roles', Component: RolesPage, access: 'protected', permissions: ['list-user-role'] },
-  ],
+  routes: [{ path: 'roles', Component: RolesPage, access: 'protected', permissions: ['list-user-role'] }],
   nav: {
     id: 'roles',
     messageId: 'nav.roles',

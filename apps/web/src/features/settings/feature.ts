@@ -6,7 +6,12 @@ import { SettingsPage } from './components/settings-page';
 export const settingsFeature: Feature = {
   id: 'settings',
   routes: [
-    { path: 'settings', Component: SettingsPage, access: 'protected', permissions: ['manage-license', 'manage-sso-config', 'manage-kubernetes'] },
+    {
+      path: 'settings',
+      Component: SettingsPage,
+      access: 'protected',
+      permissions: ['manage-license', 'manage-sso-config', 'manage-kubernetes'],
+    },
   ],
   nav: {
     id: 'settings',

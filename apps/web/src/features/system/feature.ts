@@ -5,7 +5,9 @@ import { SystemStatusPage } from './components/system-status-page';
 /** System status (spec §2.2, §2.3): health of system components. */
 export const systemFeature: Feature = {
   id: 'system',
-  routes: [{ path: 'systemStatus', Component: SystemStatusPage, access: 'protected', permissions: ['manage-kubernetes'] }],
+  routes: [
+    { path: 'systemStatus', Component: SystemStatusPage, access: 'protected', permissions: ['manage-kubernetes'] },
+  ],
   nav: {
     id: 'status',
     messageId: 'nav.status',

@@ -5,9 +5,7 @@ import { UsersPage } from './components/users-page';
 /** Users (spec §2.2): no permission needed, always shown. */
 export const usersFeature: Feature = {
   id: 'users',
-  routes: [
-    { path: 'users', Component: UsersPage, access: 'protected' },
-  ],
+  routes: [{ path: 'users', Component: UsersPage, access: 'protected' }],
   nav: {
     id: 'users',
     messageId: 'nav.users',

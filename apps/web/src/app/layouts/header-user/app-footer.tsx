@@ -24,7 +24,13 @@ export function AppFooter() {
       }}
     >
       <Typography variant="caption" component="p" data-testid="footer-version">
-        {data ? t(data.buildTag ? 'footer.version' : 'footer.versionNoTag', { version: data.version, buildNumber: data.buildNumber, buildTag: data.buildTag }) : null}
+        {data
+          ? t(data.buildTag ? 'footer.version' : 'footer.versionNoTag', {
+              version: data.version,
+              buildNumber: data.buildNumber,
+              buildTag: data.buildTag,
+            })
+          : null}
       </Typography>
       <Typography variant="caption" component="p">
         {t('footer.copyright', { year: copyrightYear() })}

@@ -23,8 +23,19 @@ export function AppHeader(props: { showMenuButton: boolean; drawerOpen: boolean;
   const { settings, chromeTheme } = useThemeSettings();
   return (
     <ThemeProvider theme={settings.mode === 'light' ? contentTheme : chromeTheme}>
-      <AppBar position="relative" elevation={0} color="inherit" sx={{ bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider', zIndex: 2 }}>
-        <Toolbar sx={{ minHeight: { xs: HEADER_HEIGHT.xs, sm: HEADER_HEIGHT.sm }, gap: { xs: 0.5, sm: 1.5 }, px: { xs: 1.5, sm: 3 } }}>
+      <AppBar
+        position="relative"
+        elevation={0}
+        color="inherit"
+        sx={{ bgcolor: 'background.paper', borderBottom: 1, borderColor: 'divider', zIndex: 2 }}
+      >
+        <Toolbar
+          sx={{
+            minHeight: { xs: HEADER_HEIGHT.xs, sm: HEADER_HEIGHT.sm },
+            gap: { xs: 0.5, sm: 1.5 },
+            px: { xs: 1.5, sm: 3 },
+          }}
+        >
           {props.showMenuButton ? (
             <IconButton
               edge="start"
@@ -45,7 +56,10 @@ export function AppHeader(props: { showMenuButton: boolean; drawerOpen: boolean;
             sx={{ display: 'flex', alignItems: 'center', gap: 1.25, borderRadius: 1 }}
           >
             <Logo size={34} />
-            <Typography component="span" sx={{ fontSize: { xs: '1.1rem', sm: '1.25rem' }, fontWeight: 600, letterSpacing: '-0.01em' }}>
+            <Typography
+              component="span"
+              sx={{ fontSize: { xs: '1.1rem', sm: '1.25rem' }, fontWeight: 600, letterSpacing: '-0.01em' }}
+            >
               {t('app.name')}
             </Typography>
           </Link>

@@ -28,7 +28,19 @@ export function AppSidebar() {
       <Divider />
       <MainNavigation />
       <Box sx={{ flex: 1 }} />
-      <Box sx={{ m: 2, p: 2, display: 'flex', flexDirection: 'column', gap: 2, borderRadius: 2, bgcolor: 'rgba(255,255,255,0.04)', border: 1, borderColor: 'divider' }}>
+      <Box
+        sx={{
+          m: 2,
+          p: 2,
+          display: 'flex',
+          flexDirection: 'column',
+          gap: 2,
+          borderRadius: 2,
+          bgcolor: 'rgba(255,255,255,0.04)',
+          border: 1,
+          borderColor: 'divider',
+        }}
+      >
         <SecuritySummary />
         <BuildInfo />
       </Box>

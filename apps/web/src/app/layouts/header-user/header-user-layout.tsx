@@ -19,12 +19,13 @@ export function HeaderUserLayout({ children }: { children: ReactNode }) {
   const theme = useTheme();
   const { settings, chromeTheme } = useThemeSettings();
   const wide = useMediaQuery(theme.breakpoints.up('lg'), { noSsr: true });
-  const [drawerOpen, setDrawerOpen] = useState(false);
   const { pathname } = useLocation();
+  // The drawer is open only on the path it was opened on, so any navigation closes it.
+  const [openedOn, setOpenedOn] = useState<string | null>(null);
+  const drawerOpen = openedOn === pathname;
   const main = useRef<HTMLElement>(null);
 
   useEffect(() => {
-    setDrawerOpen(false);
     main.current?.scrollTo({ top: 0 });
   }, [pathname]);
 
@@ -36,7 +37,7 @@ export function HeaderUserLayout({ children }: { children: ReactNode }) {
 
   return (
     <Box sx={{ height: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-      <AppHeader showMenuButton={!wide} drawerOpen={drawerOpen} onOpenDrawer={() => setDrawerOpen(true)} />
+      <AppHeader showMenuButton={!wide} drawerOpen={drawerOpen} onOpenDrawer={() => setOpenedOn(pathname)} />
       <Box sx={{ flex: 1, display: 'flex', minHeight: 0 }}>
         {wide ? (
           <Box sx={{ width: SIDEBAR_WIDTH, flexShrink: 0, display: 'flex' }}>{sidebar}</Box>
@@ -44,8 +45,10 @@ export function HeaderUserLayout({ children }: { children: ReactNode }) {
           <Drawer
             variant="temporary"
             open={drawerOpen}
-            onClose={() => setDrawerOpen(false)}
-            slotProps={{ paper: { sx: { width: SIDEBAR_WIDTH, maxWidth: '85vw', bgcolor: settings.sidebarBackground } } }}
+            onClose={() => setOpenedOn(null)}
+            slotProps={{
+              paper: { sx: { width: SIDEBAR_WIDTH, maxWidth: '85vw', bgcolor: settings.sidebarBackground } },
+            }}
             ModalProps={{ keepMounted: true }}
           >
             {sidebar}
@@ -58,7 +61,15 @@ export function HeaderUserLayout({ children }: { children: ReactNode }) {
           tabIndex={-1}
           sx={{ flex: 1, minWidth: 0, overflowY: 'auto', display: 'flex', flexDirection: 'column', outline: 'none' }}
         >
-          <Box sx={{ flex: 1, width: '100%', mx: 'auto', p: { xs: 2, sm: 3, md: 4 }, maxWidth: settings.layoutType === 'boxed' ? { xs: 1260, xl: 1680 } : 'none' }}>
+          <Box
+            sx={{
+              flex: 1,
+              width: '100%',
+              mx: 'auto',
+              p: { xs: 2, sm: 3, md: 4 },
+              maxWidth: settings.layoutType === 'boxed' ? { xs: 1260, xl: 1680 } : 'none',
+            }}
+          >
             {children}
           </Box>
           {settings.footer ? <AppFooter /> : null}

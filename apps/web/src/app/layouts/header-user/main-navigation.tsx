@@ -53,7 +53,10 @@ export function MainNavigation() {
                 <ListItemIcon>
                   <Icon fontSize="small" aria-hidden />
                 </ListItemIcon>
-                <ListItemText primary={label} slotProps={{ primary: { sx: { fontWeight: 500, fontSize: '0.92rem' } } }} />
+                <ListItemText
+                  primary={label}
+                  slotProps={{ primary: { sx: { fontWeight: 500, fontSize: '0.92rem' } } }}
+                />
                 {entry.counts ? <NavCounts id={countsId} keys={entry.counts} counts={counts} /> : null}
               </ListItemButton>
             </li>

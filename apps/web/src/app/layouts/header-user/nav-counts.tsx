@@ -6,7 +6,8 @@ import type { NavCountKey, NavigationCounts } from '../../../lib/feature';
 
 /** The chip colour of a count: live and unhealthy counts stand out, health shows its state. */
 function chipColor(key: NavCountKey, value: number | string): ChipProps['color'] {
-  if (key === 'systemStatusHealthSummary') return value === 'Healthy' ? 'success' : value === 'Problem' ? 'warning' : 'error';
+  if (key === 'systemStatusHealthSummary')
+    return value === 'Healthy' ? 'success' : value === 'Problem' ? 'warning' : 'error';
   if (key === 'liveSessions') return value === 0 ? 'default' : 'error';
   if (key === 'connectedHosts') return value === 0 ? 'default' : 'success';
   if (key === 'totalUnhealthyPods') return value === 0 ? 'default' : 'error';
@@ -14,7 +15,15 @@ function chipColor(key: NavCountKey, value: number | string): ChipProps['color']
 }
 
 /** The counts beside a navigation entry, only those the server sent (spec §2.3). */
-export function NavCounts({ id, keys, counts }: { id: string; keys: readonly NavCountKey[]; counts: NavigationCounts | undefined }) {
+export function NavCounts({
+  id,
+  keys,
+  counts,
+}: {
+  id: string;
+  keys: readonly NavCountKey[];
+  counts: NavigationCounts | undefined;
+}) {
   const { t, i18n } = useTranslation();
   const present = keys.flatMap((key) => {
     const value = counts?.[key];

@@ -12,7 +12,11 @@ export function SidebarUserInfo() {
   const roles = user.roles.map((role) => role.name).join(', ');
   const displayName = user.name?.trim() || user.email;
   return (
-    <Box component="section" aria-label={t('user.infoLabel')} sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 2.5, py: 2.5 }}>
+    <Box
+      component="section"
+      aria-label={t('user.infoLabel')}
+      sx={{ display: 'flex', alignItems: 'center', gap: 1.5, px: 2.5, py: 2.5 }}
+    >
       <UserAvatar name={user.name} email={user.email} photoURL={user.photoURL} size={44} />
       <Box sx={{ minWidth: 0 }}>
         <Typography noWrap sx={{ fontWeight: 600 }}>

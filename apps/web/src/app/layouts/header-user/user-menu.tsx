@@ -15,7 +15,6 @@ import { useNavigate } from 'react-router';
 import { UserAvatar } from '../../../components/user-avatar';
 import { ChangePasswordDialog } from '../../../features/auth/components/change-password-dialog';
 import { useSession } from '../../../lib/use-session';
-import { SIGN_OUT_STATE } from '../../router/route-rules';
 
 /** The header's avatar and name, opening the user menu: Change Password and Logout (spec §2.5). */
 export function UserMenu() {
@@ -40,10 +39,18 @@ export function UserMenu() {
         sx={{ gap: 1, px: 1, py: 0.5, borderRadius: 2, '&:hover': { bgcolor: 'action.hover' } }}
       >
         <UserAvatar name={user.name} email={user.email} photoURL={user.photoURL} size={34} />
-        <Typography component="span" noWrap sx={{ display: { xs: 'none', md: 'block' }, maxWidth: 180, fontWeight: 500, fontSize: '0.9rem' }}>
+        <Typography
+          component="span"
+          noWrap
+          sx={{ display: { xs: 'none', md: 'block' }, maxWidth: 180, fontWeight: 500, fontSize: '0.9rem' }}
+        >
           {displayName}
         </Typography>
-        <ExpandMoreOutlined fontSize="small" sx={{ display: { xs: 'none', md: 'block' }, color: 'text.secondary' }} aria-hidden />
+        <ExpandMoreOutlined
+          fontSize="small"
+          sx={{ display: { xs: 'none', md: 'block' }, color: 'text.secondary' }}
+          aria-hidden
+        />
       </ButtonBase>
       <Menu
         id={menuId}
@@ -77,7 +84,7 @@ export function UserMenu() {
         <MenuItem
           onClick={() => {
             setAnchor(null);
-            void navigate('/signout', { state: SIGN_OUT_STATE });
+            void navigate('/signout');
           }}
         >
           <ListItemIcon>

@@ -51,7 +51,8 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
       onBlur: () => setTouched({ ...touched, [field]: true }),
       error: Boolean(message),
       fullWidth: true,
-      required: true,
+      // aria-required rather than `required`: the visible asterisk would change the field's label.
+      slotProps: { htmlInput: { 'aria-required': true } },
       helperText: message ? t(message, { min: MIN_PASSWORD_LENGTH }) : undefined,
     };
   };
@@ -82,8 +83,17 @@ export function ChangePasswordDialog({ open, onClose }: { open: boolean; onClose
                   </Alert>
                 ))
               : null}
-            <PasswordField label={t('changePassword.newPassword')} autoComplete="new-password" autoFocus {...fieldProps('newPassword')} />
-            <PasswordField label={t('changePassword.confirmPassword')} autoComplete="new-password" {...fieldProps('newPasswordConfirm')} />
+            <PasswordField
+              label={t('changePassword.newPassword')}
+              autoComplete="new-password"
+              autoFocus
+              {...fieldProps('newPassword')}
+            />
+            <PasswordField
+              label={t('changePassword.confirmPassword')}
+              autoComplete="new-password"
+              {...fieldProps('newPasswordConfirm')}
+            />
             <PasswordField
               label={t('changePassword.currentPassword')}
               autoComplete="current-password"

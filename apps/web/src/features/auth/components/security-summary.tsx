@@ -10,7 +10,10 @@ import { useSecuritySettings } from '../api/security';
 
 function Row({ label, value }: { label: string; value: ReactNode }) {
   return (
-    <Box component="li" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, py: 0.5 }}>
+    <Box
+      component="li"
+      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1, py: 0.5 }}
+    >
       <Typography variant="caption" sx={{ color: 'text.secondary' }}>
         {label}
       </Typography>
@@ -28,12 +31,22 @@ export function SecuritySummary() {
   const { data } = useSecuritySettings();
   if (!data) return null;
   const toggle = (on: boolean) => (
-    <Chip size="small" label={on ? t('common.on') : t('common.off')} color={on ? 'warning' : 'default'} variant="outlined" />
+    <Chip
+      size="small"
+      label={on ? t('common.on') : t('common.off')}
+      color={on ? 'warning' : 'default'}
+      variant="outlined"
+    />
   );
-  const maxAge = data.effectiveTokenMaxAge > 0 ? formatSeconds(data.effectiveTokenMaxAge, i18n.language) : t('security.unlimited');
+  const maxAge =
+    data.effectiveTokenMaxAge > 0 ? formatSeconds(data.effectiveTokenMaxAge, i18n.language) : t('security.unlimited');
   return (
     <Box component="section" aria-labelledby={titleId}>
-      <Typography id={titleId} variant="overline" sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'text.secondary' }}>
+      <Typography
+        id={titleId}
+        variant="overline"
+        sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'text.secondary' }}
+      >
         <ShieldOutlined sx={{ fontSize: 16 }} aria-hidden />
         {t('security.title')}
       </Typography>

@@ -39,12 +39,10 @@ export function SignOutPage() {
   }, [revoked, navigate]);
 
   return (
-    <AuthCard title={revoked ? t('auth.signedOut.title') : t('auth.signedOut.working')}>
+    <AuthCard title={t('auth.signedOut.title')}>
       <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 1 }}>
         {revoked ? <CheckCircleOutlined color="success" aria-hidden /> : <CircularProgress size={22} aria-hidden />}
-        <Typography sx={{ color: 'text.secondary' }}>
-          {revoked ? t('auth.signedOut.subtitle') : t('auth.signedOut.working')}
-        </Typography>
+        <Typography sx={{ color: 'text.secondary' }}>{t('auth.signedOut.subtitle')}</Typography>
       </Box>
     </AuthCard>
   );

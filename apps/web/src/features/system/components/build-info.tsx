@@ -18,7 +18,11 @@ export function BuildInfo() {
   ].filter((row) => row.value !== '');
   return (
     <Box component="section" aria-labelledby={titleId}>
-      <Typography id={titleId} variant="overline" sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'text.secondary' }}>
+      <Typography
+        id={titleId}
+        variant="overline"
+        sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'text.secondary' }}
+      >
         <InfoOutlined sx={{ fontSize: 16 }} aria-hidden />
         {t('metadata.title')}
       </Typography>
@@ -28,7 +32,11 @@ export function BuildInfo() {
             <Typography component="dt" variant="caption" sx={{ color: 'text.secondary' }}>
               {row.label}
             </Typography>
-            <Typography component="dd" variant="caption" sx={{ m: 0, fontWeight: 600, textAlign: 'end', fontFamily: 'monospace', overflowWrap: 'anywhere' }}>
+            <Typography
+              component="dd"
+              variant="caption"
+              sx={{ m: 0, fontWeight: 600, textAlign: 'end', fontFamily: 'monospace', overflowWrap: 'anywhere' }}
+            >
               {row.value}
             </Typography>
           </Box>

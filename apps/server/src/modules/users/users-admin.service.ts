@@ -1,0 +1,114 @@
+import { ADMIN_ROLE, USER_ROLE, type UserListItem } from '@gatehouse/contracts';
+import type { z } from 'zod';
+import { HttpError } from '../../http/errors.js';
+import { isUniqueViolation } from '../../lib/db-errors.js';
+import type { Principal } from '../auth/principal.js';
+import type { GroupsRepository } from '../groups/groups.repository.js';
+import type { RolesAdminRepository } from '../roles/roles-admin.repository.js';
+import { assertMayGrant } from '../roles/grant-guard.js';
+import type { UserListOptions, UserListRow, UsersAdminRepository } from './users-admin.repository.js';
+import type { UsersRepository } from './users.repository.js';
+import type { UsersService } from './users.service.js';
+
+/** Spec §8's duplicate text for users. */
+export const USER_EXISTS = 'The user you are trying to add has already been added.';
+
+/** A user row as the API answers it. */
+export function toUserItem(row: UserListRow): z.infer<typeof UserListItem> {
+  return { id: row.id, email: row.email, name: row.name, roles: row.roles, groups: row.groups, created_at: row.createdAt.toISOString() };
+}
+
+/** User administration with its object-level rules. */
+export class UsersAdminService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly admin: UsersAdminRepository,
+    private readonly roles: RolesAdminRepository,
+    private readonly groups: GroupsRepository,
+    private readonly usersService: UsersService,
+  ) {}
+
+  /** Everyone for holders of list-user; only themselves for anyone else. */
+  async list(principal: Principal, options: Omit<UserListOptions, 'onlyUserId'>) {
+    const onlyUserId = principal.permissions.has('list-user') ? undefined : principal.userId;
+    const { rows, total } = await this.admin.list({ ...options, onlyUserId });
+    return { users: rows.map(toUserItem), total };
+  }
+
+  /** The user with this email, or a 404 that names it. */
+  async require(email: string) {
+    const user = await this.users.findByEmail(email);
+    if (!user) throw new HttpError(404, `No user has the email ${email}.`);
+    return user;
+  }
+
+  /** Creates a user holding the role user and any extra roles the caller may give. */
+  async create(principal: Principal, input: { email: string; password: string; name?: string | undefined; roles?: string[] | undefined }) {
+    const extra = [...new Set(input.roles ?? [])].filter((r) => r !== USER_ROLE);
+    if (extra.length > 0) {
+      if (!principal.permissions.has('modify-user-role')) throw new HttpError(403, 'Giving roles needs the modify-user-role permission.');
+      for (const name of extra) {
+        const role = await this.roles.find(name);
+        if (!role) throw new HttpError(404, `There is no role named ${name}.`);
+        assertMayGrant(principal, role.permissions);
+      }
+    }
+    try {
+      await this.usersService.create({ email: input.email, name: input.name || null, password: input.password }, [USER_ROLE, ...extra]);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new HttpError(409, USER_EXISTS);
+      throw error;
+    }
+    const { rows } = await this.admin.list({ q: undefined, order: 'asc', offset: 0, onlyUserId: (await this.require(input.email)).id });
+    const row = rows[0];
+    if (!row) throw new Error('created user not found');
+    return { user: toUserItem(row), message: 'User created' };
+  }
+
+  /** Deletes a user; never oneself, never the last administrator. */
+  async delete(principal: Principal, email: string) {
+    const user = await this.require(email);
+    if (user.id === principal.userId) throw new HttpError(409, 'You cannot delete your own account.');
+    const outcome = await this.admin.deleteKeepingHolder(user.id, ADMIN_ROLE);
+    if (outcome === 'last-holder') throw new HttpError(409, 'This is the last administrator: give the admin role to someone else first.');
+    return { message: 'User Deleted' };
+  }
+
+  /** A user's roles: one's own for anyone, others' with list-user-role. */
+  async rolesOf(principal: Principal, email: string) {
+    if (email !== principal.email && !principal.permissions.has('list-user-role')) {
+      throw new HttpError(403, 'Reading another user’s roles needs the list-user-role permission.');
+    }
+    const user = await this.require(email);
+    return { roles: await this.users.rolesOf(user.id) };
+  }
+
+  /** Takes a role from a user; the admin role keeps one holder. */
+  async removeRole(principal: Principal, email: string, roleName: string) {
+    const user = await this.require(email);
+    const role = await this.roles.find(roleName);
+    if (!role) throw new HttpError(404, `There is no role named ${roleName}.`);
+    assertMayGrant(principal, role.permissions);
+    const outcome = await this.admin.removeRoleKeepingHolder(user.id, roleName, ADMIN_ROLE);
+    if (outcome === 'last-holder') throw new HttpError(409, 'The admin role must keep at least one holder.');
+    if (outcome === 'not-held') throw new HttpError(404, `${email} does not hold the role ${roleName}.`);
+    return { message: 'Role updated' };
+  }
+
+  /** Groups and agents a user reaches through nested groups: one's own, or others' with list-group. */
+  async reach(principal: Principal, email: string) {
+    if (email !== principal.email && !principal.permissions.has('list-group')) {
+      throw new HttpError(403, 'Reading another user’s reach needs the list-group permission.');
+    }
+    const user = await this.require(email);
+    const groups = await this.groups.memberships(user.id);
+    const rows = await this.groups.agentsOf(groups);
+    const agents = new Map<string, { id: string; hostname: string; via: string[] }>();
+    for (const row of rows) {
+      const entry = agents.get(row.id) ?? { id: row.id, hostname: row.hostname, via: [] };
+      entry.via.push(row.group);
+      agents.set(row.id, entry);
+    }
+    return { groups, agents: [...agents.values()] };
+  }
+}

@@ -1,0 +1,40 @@
+import { PERMISSIONS } from '@gatehouse/contracts';
+import { describe, expect, it } from 'vitest';
+import { NAV_ENTRIES, isEntryActive, visibleNavEntries } from './navigation';
+
+const admin = { roles: [{ name: 'admin' }, { name: 'user' }], effectivePermissions: [...PERMISSIONS] };
+const hostLister = { roles: [{ name: 'operator' }], effectivePermissions: ['list-host'] };
+const paths = (user: typeof admin | typeof hostLister) => visibleNavEntries(user).map((entry) => entry.path);
+
+describe('main navigation (spec §2.3)', () => {
+  it('shows an admin all ten entries in order', () => {
+    expect(paths(admin)).toEqual([
+      '/systemStatus',
+      '/recordings',
+      '/hostsDashboard',
+      '/groups',
+      '/hosts',
+      '/roles',
+      '/tunnels',
+      '/users',
+      '/registrationKeys',
+      '/settings',
+    ]);
+  });
+
+  it('shows a list-host-only user Dashboard, Agents and Users', () => {
+    expect(visibleNavEntries(hostLister).map((entry) => entry.messageId)).toEqual([
+      'nav.dashboard',
+      'nav.agents',
+      'nav.users',
+    ]);
+  });
+
+  it('marks Sessions current on its alias paths and Dashboard on either spelling', () => {
+    const byId = (id: string) => NAV_ENTRIES.find((entry) => entry.id === id)!;
+    expect(isEntryActive(byId('sessions'), '/sessions')).toBe(true);
+    expect(isEntryActive(byId('sessions'), '/recordings/sessions')).toBe(true);
+    expect(isEntryActive(byId('dashboard'), '/hostsdashboard')).toBe(true);
+    expect(isEntryActive(byId('users'), '/groups')).toBe(false);
+  });
+});

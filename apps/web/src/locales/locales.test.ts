@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import ar from './ar.json';
+import en from './en.json';
+import es from './es.json';
+import fr from './fr.json';
+import it_ from './it.json';
+import zh from './zh.json';
+
+type Messages = { [key: string]: string | Messages };
+
+/** Every leaf of a nested catalogue as 'a.b.c' → value. */
+function flatten(messages: Messages, prefix = ''): Map<string, unknown> {
+  const out = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(messages)) {
+    const id = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'object' && value !== null) for (const [k, v] of flatten(value, id)) out.set(k, v);
+    else out.set(id, value);
+  }
+  return out;
+}
+
+/** The {{placeholders}} a message uses, sorted. */
+function placeholders(text: unknown): string[] {
+  return typeof text === 'string' ? [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1] ?? '').sort() : [];
+}
+
+const english = flatten(en);
+const others: Record<string, Messages> = { zh, es, fr, it: it_, ar };
+
+describe('message catalogues', () => {
+  it('english has no empty messages', () => {
+    const empty = [...english]
+      .filter(([, value]) => typeof value !== 'string' || value.trim() === '')
+      .map(([id]) => id);
+    expect(empty).toEqual([]);
+  });
+
+  for (const [language, messages] of Object.entries(others)) {
+    const catalogue = flatten(messages);
+
+    it(`${language} has every english key, none empty`, () => {
+      const missing = [...english.keys()].filter((id) => {
+        const value = catalogue.get(id);
+        return typeof value !== 'string' || value.trim() === '';
+      });
+      expect(missing).toEqual([]);
+    });
+
+    it(`${language} has no key english lacks`, () => {
+      expect([...catalogue.keys()].filter((id) => !english.has(id))).toEqual([]);
+    });
+
+    it(`${language} keeps the english placeholders`, () => {
+      const differing = [...english]
+        .filter(([id, value]) => placeholders(value).join() !== placeholders(catalogue.get(id)).join())
+        .map(([id]) => id);
+      expect(differing).toEqual([]);
+    });
+  }
+});
