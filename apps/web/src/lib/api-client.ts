@@ -1,6 +1,7 @@
-import type { BodyOf, ResponseOf, RouteContract } from '@gatehouse/contracts';
+import type { BodyOf, ResponseOf, RouteContract, RouteName, Routes } from '@gatehouse/contracts';
 import { TOKEN_HEADER, TOKEN_HEADER_ALT } from '@gatehouse/contracts';
 import { ApiError, asErrorBody } from './api-error';
+import type { RouteRef } from './api-routes';
 import { getToken, signOut } from './session';
 
 /** Options of one API call. */
@@ -49,7 +50,10 @@ async function readBody(response: Response): Promise<unknown> {
  * Calls one route of the contract and returns its typed answer. Sends the stored token in both
  * token headers; a non-2xx answer throws ApiError, and a 401 on a signed-in call signs out.
  */
-export async function apiCall<R extends RouteContract>(route: R, options: CallOptions<R> = {}): Promise<ResponseOf<R>> {
+export async function apiCall<K extends RouteName>(
+  route: RouteRef<K>,
+  options: CallOptions<Routes[K]> = {},
+): Promise<ResponseOf<Routes[K]>> {
   const token = getToken();
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -66,5 +70,5 @@ export async function apiCall<R extends RouteContract>(route: R, options: CallOp
     if (response.status === 401 && token && options.signOutOn401 !== false) signOut();
     throw new ApiError(response.status, asErrorBody(body));
   }
-  return body as ResponseOf<R>;
+  return body as ResponseOf<Routes[K]>;
 }

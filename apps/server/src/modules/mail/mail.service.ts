@@ -30,7 +30,9 @@ export class MailService {
       await fs.mkdir(this.outboxDir, { recursive: true });
       const file = path.join(this.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
       const body = `From: ${smtp.from}\nTo: ${mail.to}\nSubject: ${mail.subject}\nDate: ${new Date().toUTCString()}\n\n${mail.text}\n`;
-      await fs.writeFile(file, body, { mode: 0o600 });
+      // Written aside then renamed, so a reader never sees half a message.
+      await fs.writeFile(`${file}.part`, body, { mode: 0o600 });
+      await fs.rename(`${file}.part`, file);
       this.log.info({ to: mail.to, subject: mail.subject, file, text: mail.text }, 'mail written to the outbox (no SMTP configured)');
       return { via: 'outbox', where: file };
     }

@@ -7,7 +7,10 @@ import { LanguageSwitcher } from '../../components/language-switcher';
 /** Signed out: only the auth content, centred on a grey gradient (spec §2.4). */
 export function AuthLayout({ children }: { children: ReactNode }) {
   const { pathname } = useLocation();
-  useEffect(() => window.scrollTo(0, 0), [pathname]);
+  useEffect(() => {
+    // Block body on purpose: newer browsers return a promise from scrollTo, which is no cleanup.
+    window.scrollTo(0, 0);
+  }, [pathname]);
   return (
     <Box
       sx={{

@@ -11,6 +11,10 @@ import { useSession } from '../../../lib/use-session';
 import { isEntryActive, visibleNavEntries } from '../../navigation';
 import { NavCounts } from './nav-counts';
 
+// The landmark keeps this one English name in every language, as the issue specifies, so browser
+// tests find it whatever the language; the entries inside are translated.
+const MAIN_NAVIGATION_LABEL = 'Main navigation';
+
 /** The main navigation (spec §2.3): permitted entries in order, counts beside them, current highlighted. */
 export function MainNavigation() {
   const { t } = useTranslation();
@@ -20,7 +24,7 @@ export function MainNavigation() {
   const baseId = useId();
 
   return (
-    <nav aria-label={t('nav.ariaLabel')}>
+    <nav aria-label={MAIN_NAVIGATION_LABEL}>
       <List sx={{ px: 1.5, py: 1.5, display: 'flex', flexDirection: 'column', gap: 0.25 }}>
         {visibleNavEntries(user).map((entry) => {
           const active = isEntryActive(entry, pathname);

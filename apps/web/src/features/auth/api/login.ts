@@ -1,7 +1,8 @@
-import { effectivePermissions, routes } from '@gatehouse/contracts';
+import { effectivePermissions } from '@gatehouse/contracts';
 import type { ResponseOf, Routes } from '@gatehouse/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
+import { API } from '../../../lib/api-routes';
 import type { StoredUser } from '../../../lib/session';
 import { signIn } from '../../../lib/session';
 
@@ -28,7 +29,7 @@ export function toStoredUser(user: Omit<LoginUser, 'authentication_token' | 'exp
 
 /** POST api/login?include_auth_token; a 401 here means wrong credentials, not expiry. */
 export async function login(credentials: Credentials): Promise<LoginUser> {
-  const answer = await apiCall(routes.login, {
+  const answer = await apiCall(API.login, {
     body: credentials,
     query: { include_auth_token: '' },
     signOutOn401: false,

@@ -1,14 +1,14 @@
-import { routes } from '@gatehouse/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { apiCall } from '../../../lib/api-client';
+import { API } from '../../../lib/api-routes';
 import { updateUser } from '../../../lib/session';
 import { useSession } from '../../../lib/use-session';
 
 /** GET api/user/me, cached under ['auth', 'me']. */
 export const meQuery = queryOptions({
   queryKey: ['auth', 'me'],
-  queryFn: () => apiCall(routes.me),
+  queryFn: () => apiCall(API.me),
   staleTime: 60_000,
 });
 

@@ -1,7 +1,7 @@
-import { routes } from '@gatehouse/contracts';
 import type { ResponseOf, Routes } from '@gatehouse/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
+import { API } from '../../../lib/api-routes';
 import { STORAGE_KEYS, readJson, writeJson } from '../../../lib/storage';
 import { useSession } from '../../../lib/use-session';
 
@@ -12,7 +12,7 @@ export type SecuritySettings = ResponseOf<Routes['security']>;
 export const securityQuery = queryOptions({
   queryKey: ['auth', 'security'],
   queryFn: async () => {
-    const settings = await apiCall(routes.security);
+    const settings = await apiCall(API.security);
     writeJson(STORAGE_KEYS.securitySettings, settings);
     return settings;
   },

@@ -45,7 +45,10 @@ describe('ChangePasswordDialog', () => {
   it('shows each server error on its own', async () => {
     const errors = ['Your current password is not right', 'Pick a password you have not used'];
     const body = { statusCode: 400, error: 'Bad Request', message: errors.join(' '), errors };
-    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(JSON.stringify(body), { status: 400 }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(JSON.stringify(body), { status: 400 }))),
+    );
     renderDialog();
     type('New Password', 'long-enough-1');
     type('Confirm New Password', 'long-enough-1');

@@ -45,7 +45,10 @@ describe('SignInForm', () => {
   it('shows the email-related server error first', async () => {
     const errors = ['Invalid password', 'Invalid email or password.'];
     const body = { statusCode: 401, error: 'Unauthorized', message: 'Sign-in failed', response: { errors } };
-    vi.stubGlobal('fetch', vi.fn(() => Promise.resolve(new Response(JSON.stringify(body), { status: 401 }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.resolve(new Response(JSON.stringify(body), { status: 401 }))),
+    );
     renderForm();
     type(/^email/i, 'admin@example.test');
     type(/^password/i, 'wrong-password');

@@ -1,6 +1,7 @@
-import { VIEW_REFRESH_MS, routes } from '@gatehouse/contracts';
+import { VIEW_REFRESH_MS } from '@gatehouse/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
+import { API } from '../../../lib/api-routes';
 import { useSession } from '../../../lib/use-session';
 
 /** GET api/navigation/counts, refetched on the 120 s view refresh timer (spec §9). */
@@ -8,7 +9,7 @@ export function useNavigationCounts() {
   const { token } = useSession();
   return useQuery({
     queryKey: ['system', 'navigation-counts'],
-    queryFn: () => apiCall(routes.navigationCounts),
+    queryFn: () => apiCall(API.navigationCounts),
     enabled: token !== null,
     refetchInterval: VIEW_REFRESH_MS,
     staleTime: VIEW_REFRESH_MS / 2,
