@@ -15,11 +15,6 @@ export class ApiError extends Error {
   }
 }
 
-/** True for an ApiError with the given status. */
-export function isApiStatus(error: unknown, status: number): boolean {
-  return error instanceof ApiError && error.status === status;
-}
-
 /** Reads an error body if the value has the documented shape, else null. */
 export function asErrorBody(value: unknown): ErrorBody | null {
   if (typeof value !== 'object' || value === null) return null;

@@ -1,5 +1,6 @@
 import { alpha, createTheme } from '@mui/material/styles';
 import type { Theme } from '@mui/material/styles';
+import { rtlOverrides } from './rtl-overrides';
 import type { ThemeSettings } from './theme-settings';
 
 const FONT = ['Poppins', 'system-ui', '-apple-system', '"Segoe UI"', 'Roboto', 'Arial', 'sans-serif'].join(',');
@@ -46,7 +47,7 @@ export function createAppTheme(
     },
   });
   const focusRing = `2px solid ${alpha(theme.palette.primary.light, 0.9)}`;
-  return createTheme(theme, {
+  const styled = createTheme(theme, {
     components: {
       MuiCssBaseline: {
         styleOverrides: {
@@ -67,4 +68,5 @@ export function createAppTheme(
       MuiChip: { styleOverrides: { sizeSmall: { height: 20, fontSize: '0.7rem', fontWeight: 600 } } },
     },
   });
+  return direction === 'rtl' ? createTheme(styled, { components: rtlOverrides() }) : styled;
 }
