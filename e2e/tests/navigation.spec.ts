@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { type Page, expect, test } from '@playwright/test';
 import { ACCOUNTS, mainNav, signIn } from '../fixtures.js';
 
 const ALL_ENTRIES = [
@@ -15,7 +15,7 @@ const ALL_ENTRIES = [
 ];
 
 /** The entry names of the sidebar, without the counts beside them. */
-async function entries(page: import('@playwright/test').Page): Promise<string[]> {
+async function entries(page: Page): Promise<string[]> {
   const links = mainNav(page).getByRole('link');
   const names: string[] = [];
   for (const link of await links.all()) {

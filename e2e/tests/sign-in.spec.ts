@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ACCOUNTS, SCREENS, mainNav, signIn } from '../fixtures.js';
+import { ACCOUNTS, SCREENS, signIn } from '../fixtures.js';
 
 test.describe('signing in and out', () => {
   test('an unknown visitor is sent to sign-in, and after it to the page they asked for', async ({ page }) => {

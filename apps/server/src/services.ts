@@ -59,7 +59,17 @@ export function createServices(database: Database, options: ServiceOptions) {
   return {
     database,
     log: options.log,
-    repositories: { users, usersAdmin, roles, rolesAdmin, groups, settings: settingsRepository, audit, tokens, apiKeys },
+    repositories: {
+      users,
+      usersAdmin,
+      roles,
+      rolesAdmin,
+      groups,
+      settings: settingsRepository,
+      audit,
+      tokens,
+      apiKeys,
+    },
     security,
     settings,
     auth,

@@ -118,7 +118,9 @@ export const settings = pgTable('settings', {
 
 /** Hosts running the agent. Filled by agent registration (issue 4). */
 export const agents = pgTable('agents', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   hostname: text('hostname').notNull(),
   os: smallint('os').notNull().default(1),
   version: text('version'),
@@ -163,9 +165,14 @@ export const groupGroups = pgTable(
 
 /** Registration keys for agents, stored as SHA-256 of the secret. */
 export const apiKeys = pgTable('api_keys', {
-  uuid: uuid('uuid').primaryKey().default(sql`gen_random_uuid()`),
+  uuid: uuid('uuid')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   description: text('description').notNull(),
-  permissions: text('permissions').array().notNull().default(sql`'{}'`),
+  permissions: text('permissions')
+    .array()
+    .notNull()
+    .default(sql`'{}'`),
   keyHash: text('key_hash').notNull().unique(),
   createdAt: createdAt(),
   createdBy: text('created_by'),
@@ -174,7 +181,9 @@ export const apiKeys = pgTable('api_keys', {
 
 /** SSH public keys users register for the gateway. */
 export const userSshKeys = pgTable('user_ssh_keys', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   userId: uuid('user_id').notNull(),
   name: text('name').notNull(),
   keyType: text('key_type').notNull(),

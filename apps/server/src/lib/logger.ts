@@ -6,7 +6,12 @@ export function createLogger(level: string): FastifyBaseLogger {
   return pino({
     level,
     redact: {
-      paths: ['req.headers["authentication-token"]', 'req.headers["x-auth-token"]', 'req.headers.authorization', '*.password'],
+      paths: [
+        'req.headers["authentication-token"]',
+        'req.headers["x-auth-token"]',
+        'req.headers.authorization',
+        '*.password',
+      ],
       censor: '[redacted]',
     },
   });

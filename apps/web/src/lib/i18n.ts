@@ -1,24 +1,19 @@
 import type { Language } from '@gatehouse/contracts';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import ar from '../locales/ar.json';
-import en from '../locales/en.json';
-import es from '../locales/es.json';
-import fr from '../locales/fr.json';
-import it from '../locales/it.json';
-import zh from '../locales/zh.json';
+import { catalogues } from './catalogues';
 import { setDateLocale } from './dates';
 import { DEFAULT_LANGUAGE, storedLanguage } from './languages';
 import { STORAGE_KEYS, writeString } from './storage';
 
 /** Every message catalogue, bundled: they are small and the switch must be instant. */
 export const resources = {
-  en: { translation: en },
-  zh: { translation: zh },
-  es: { translation: es },
-  fr: { translation: fr },
-  it: { translation: it },
-  ar: { translation: ar },
+  en: { translation: catalogues.en },
+  zh: { translation: catalogues.zh },
+  es: { translation: catalogues.es },
+  fr: { translation: catalogues.fr },
+  it: { translation: catalogues.it },
+  ar: { translation: catalogues.ar },
 } as const satisfies Record<Language, { translation: object }>;
 
 function applyLanguage(language: string): void {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../limits.js';
-import { PERMISSIONS, isPermission } from '../permissions.js';
+import { type PERMISSIONS, isPermission } from '../permissions.js';
 
 /** An email address, trimmed and lower-cased. */
 export const Email = z
@@ -40,9 +40,7 @@ export const PathName = (what: string) =>
 export const PermissionList = z
   .union([z.string(), z.array(z.string())], { error: 'permissions must be a comma-joined text or a list' })
   .transform((value) =>
-    (Array.isArray(value) ? value : value.split(','))
-      .map((p) => p.trim())
-      .filter((p) => p.length > 0),
+    (Array.isArray(value) ? value : value.split(',')).map((p) => p.trim()).filter((p) => p.length > 0),
   )
   .superRefine((list, ctx) => {
     const unknown = list.filter((p) => !isPermission(p));

@@ -82,7 +82,12 @@ export const addGroupAgents = defineRoute({
   summary: 'Add agents (ids) to a group.',
   access: modify,
   params: nameParam,
-  body: z.object({ agents: z.array(z.uuid({ error: 'Not an agent id' })).min(1, 'Name at least one agent').max(1000) }),
+  body: z.object({
+    agents: z
+      .array(z.uuid({ error: 'Not an agent id' }))
+      .min(1, 'Name at least one agent')
+      .max(1000),
+  }),
   response: MessageBody,
 });
 

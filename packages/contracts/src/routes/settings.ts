@@ -18,7 +18,13 @@ export const SmtpSettings = z
 export const GeneralSettings = z
   .object({
     allow_signup: z.boolean().default(false).describe('People may create their own accounts (role user)'),
-    smtp: SmtpSettings.default({ host: '', port: 587, secure: false, user: '', from: 'Gatehouse <gatehouse@localhost>' }),
+    smtp: SmtpSettings.default({
+      host: '',
+      port: 587,
+      secure: false,
+      user: '',
+      from: 'Gatehouse <gatehouse@localhost>',
+    }),
     recording_input_capture: z.boolean().default(false).describe('Record what users type as well as what they see'),
     recording_retention_days: z.number().int().min(0).max(36_500).default(0).describe('0 keeps recordings forever'),
     idle_timeout_minutes: z.number().int().min(0).max(1440).default(0).describe('0 never ends idle gateway sessions'),
@@ -51,7 +57,9 @@ export const saveSettings = defineRoute({
     recording_retention_days: z.number().int().min(0).max(36_500).optional(),
     idle_timeout_minutes: z.number().int().min(0).max(1440).optional(),
     signin_banner: z.string().max(2000).optional(),
-    public_url: z.union([z.literal(''), z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' })]).optional(),
+    public_url: z
+      .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' })])
+      .optional(),
   }),
   response: GeneralSettings.extend({ message: z.string() }),
 });

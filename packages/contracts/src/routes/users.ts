@@ -185,7 +185,11 @@ export const addSshKey = defineRoute({
   access: { kind: 'signed-in' },
   body: z.strictObject({
     name: DisplayName.min(1, 'Name is required'),
-    public_key: z.string({ error: 'The public key is required' }).trim().min(1, 'The public key is required').max(16_384),
+    public_key: z
+      .string({ error: 'The public key is required' })
+      .trim()
+      .min(1, 'The public key is required')
+      .max(16_384),
   }),
   status: 201,
   response: z.object({ key: SshKey, message: z.string() }),

@@ -29,7 +29,12 @@ export class ApiKeysService {
   /** Generates a key; its secret is in this answer only. */
   async create(principal: Principal, description: string, permissions: string[]) {
     const key = `ghk_${randomBytes(32).toString('base64url')}`;
-    const row = await this.keys.create({ description, permissions, keyHash: hashToken(key), createdBy: principal.email });
+    const row = await this.keys.create({
+      description,
+      permissions,
+      keyHash: hashToken(key),
+      createdBy: principal.email,
+    });
     return { ...toKey(row), key, message: 'Registration key created. Copy it now: it is not shown again.' };
   }
 

@@ -2,7 +2,14 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
 
-type Created = { uuid: string; key: string; description: string; permissions: string[]; created: string; message: string };
+type Created = {
+  uuid: string;
+  key: string;
+  description: string;
+  permissions: string[];
+  created: string;
+  message: string;
+};
 
 describe.each(DATABASES)('registration keys on %s', (kind) => {
   let server: TestServer;
@@ -15,7 +22,10 @@ describe.each(DATABASES)('registration keys on %s', (kind) => {
   afterAll(async () => server.stop());
 
   it('answers the secret once, stores only its hash, and lists the key without it', async () => {
-    const res = await server.call<Created>('POST', '/api/apikey', { token: admin, body: { description: 'Linux fleet', permissions: 'list-host' } });
+    const res = await server.call<Created>('POST', '/api/apikey', {
+      token: admin,
+      body: { description: 'Linux fleet', permissions: 'list-host' },
+    });
     expect(res.status).toBe(201);
     expect(res.body.key).toMatch(/^ghk_[A-Za-z0-9_-]{43}$/);
     expect(res.body.permissions).toEqual(['list-host']);
@@ -23,7 +33,11 @@ describe.each(DATABASES)('registration keys on %s', (kind) => {
     expect(rows[0]?.key_hash).toBe(createHash('sha256').update(res.body.key).digest('hex'));
     const list = await server.call<{ keys: Record<string, unknown>[] }>('GET', '/api/apikey', { token: admin });
     expect(list.body.keys).toHaveLength(1);
-    expect(list.body.keys[0]).toMatchObject({ uuid: res.body.uuid, description: 'Linux fleet', created_by: 'admin@example.test' });
+    expect(list.body.keys[0]).toMatchObject({
+      uuid: res.body.uuid,
+      description: 'Linux fleet',
+      created_by: 'admin@example.test',
+    });
     expect(JSON.stringify(list.body)).not.toContain(res.body.key);
   });
 
@@ -34,7 +48,10 @@ describe.each(DATABASES)('registration keys on %s', (kind) => {
   });
 
   it('deletes a key and answers 404 for unknown or malformed ids', async () => {
-    const created = await server.call<Created>('POST', '/api/apikey', { token: admin, body: { description: 'Windows fleet' } });
+    const created = await server.call<Created>('POST', '/api/apikey', {
+      token: admin,
+      body: { description: 'Windows fleet' },
+    });
     expect((await server.call('DELETE', `/api/apikey/${created.body.uuid}`, { token: admin })).status).toBe(200);
     expect((await server.call('DELETE', `/api/apikey/${created.body.uuid}`, { token: admin })).status).toBe(404);
     expect((await server.call('DELETE', '/api/apikey/not-a-uuid', { token: admin })).status).toBe(400);

@@ -2,7 +2,11 @@
  * The cycle that nesting `child` inside `parent` would close, as the path parent → … → parent,
  * or undefined when the nesting is safe. A group inside itself is the shortest cycle.
  */
-export function findCycle(edges: { parent: string; child: string }[], parent: string, child: string): string[] | undefined {
+export function findCycle(
+  edges: { parent: string; child: string }[],
+  parent: string,
+  child: string,
+): string[] | undefined {
   if (parent === child) return [parent, parent];
   // Walk down from the child; reaching the parent means parent → child → … → parent.
   const childrenOf = new Map<string, string[]>();

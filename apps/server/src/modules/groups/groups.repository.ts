@@ -21,7 +21,10 @@ export class GroupsRepository {
   /** Every group with its direct members, sorted by name without regard to case. */
   async list(): Promise<GroupRow[]> {
     const [all, members, hosts, children] = await Promise.all([
-      this.db.select().from(groups).orderBy(asc(sql`lower(${groups.name})`), asc(groups.name)),
+      this.db
+        .select()
+        .from(groups)
+        .orderBy(asc(sql`lower(${groups.name})`), asc(groups.name)),
       this.db
         .select({ group: groupUsers.groupName, email: users.email })
         .from(groupUsers)
@@ -32,7 +35,10 @@ export class GroupsRepository {
         .from(groupAgents)
         .innerJoin(agents, eq(agents.id, groupAgents.agentId))
         .orderBy(asc(agents.hostname)),
-      this.db.select().from(groupGroups).orderBy(asc(sql`lower(${groupGroups.child})`)),
+      this.db
+        .select()
+        .from(groupGroups)
+        .orderBy(asc(sql`lower(${groupGroups.child})`)),
     ]);
     return all.map((g) => ({
       name: g.name,

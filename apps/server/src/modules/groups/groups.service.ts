@@ -12,7 +12,13 @@ export const GROUP_EXISTS = 'That group name is already in use.  Please use a di
 export const USER_INCLUDED = 'The user you are trying to include has already been included.';
 
 function toGroup(row: GroupRow): z.infer<typeof Group> {
-  return { name: row.name, users: row.users, agents: row.agents, groups: row.groups, created_at: row.createdAt.toISOString() };
+  return {
+    name: row.name,
+    users: row.users,
+    agents: row.agents,
+    groups: row.groups,
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
 /** Groups, their members and their nesting. */
@@ -56,7 +62,10 @@ export class GroupsService {
     const found = await this.users.findByEmails([...new Set(emails)]);
     const missing = emails.filter((e) => !found.some((f) => f.email === e));
     if (missing.length > 0) throw new HttpError(404, `No user has the email ${missing.join(', ')}.`);
-    const added = await this.groups.addUsers(name, found.map((f) => f.id));
+    const added = await this.groups.addUsers(
+      name,
+      found.map((f) => f.id),
+    );
     if (added === 0) throw new HttpError(409, USER_INCLUDED);
     return { message: 'User added to group' };
   }
@@ -96,7 +105,10 @@ export class GroupsService {
     for (const child of children) await this.require(child);
     const result = await this.groups.addChildren(name, [...new Set(children)], findCycle);
     if (result.cycle) {
-      throw new HttpError(409, `Nesting refused: it would make a cycle ${result.cycle.join(' → ')}. A group cannot contain itself.`);
+      throw new HttpError(
+        409,
+        `Nesting refused: it would make a cycle ${result.cycle.join(' → ')}. A group cannot contain itself.`,
+      );
     }
     if (result.added === 0) throw new HttpError(409, 'Those groups are nested here already.');
     return { message: 'Group updated' };

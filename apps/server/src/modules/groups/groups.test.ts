@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
 
 type ErrorAnswer = { message: string };
-type Groups = { groups: { name: string; users: string[]; agents: { id: string; hostname: string }[]; groups: string[] }[] };
+type Groups = {
+  groups: { name: string; users: string[]; agents: { id: string; hostname: string }[]; groups: string[] }[];
+};
 
 describe.each(DATABASES)('groups on %s', (kind) => {
   let server: TestServer;
@@ -15,7 +17,10 @@ describe.each(DATABASES)('groups on %s', (kind) => {
     await server.createUser('lea@example.test', 'lea-password');
     // Agents register in a later issue; until then the test puts two in the table directly.
     for (const hostname of ['web-01', 'db-01']) {
-      const [row] = await server.services.database.query<{ id: string }>('INSERT INTO agents (hostname) VALUES ($1) RETURNING id', [hostname]);
+      const [row] = await server.services.database.query<{ id: string }>(
+        'INSERT INTO agents (hostname) VALUES ($1) RETURNING id',
+        [hostname],
+      );
       agentIds[hostname] = row?.id ?? '';
     }
   });
@@ -40,28 +45,50 @@ describe.each(DATABASES)('groups on %s', (kind) => {
   });
 
   it('adds users and agents, refuses adding them twice, and removes them', async () => {
-    const add = await server.call<{ message: string }>('PUT', '/api/group/ops/users', { token: admin, body: { users: ['kai@example.test'] } });
+    const add = await server.call<{ message: string }>('PUT', '/api/group/ops/users', {
+      token: admin,
+      body: { users: ['kai@example.test'] },
+    });
     expect(add.body.message).toBe('User added to group');
-    const twice = await server.call<ErrorAnswer>('PUT', '/api/group/ops/users', { token: admin, body: { users: ['kai@example.test'] } });
+    const twice = await server.call<ErrorAnswer>('PUT', '/api/group/ops/users', {
+      token: admin,
+      body: { users: ['kai@example.test'] },
+    });
     expect(twice.status).toBe(409);
     expect(twice.body.message).toBe('The user you are trying to include has already been included.');
-    const hosts = await server.call<{ message: string }>('PUT', '/api/group/Backend/agents', { token: admin, body: { agents: [agentIds['web-01']] } });
+    const hosts = await server.call<{ message: string }>('PUT', '/api/group/Backend/agents', {
+      token: admin,
+      body: { agents: [agentIds['web-01']] },
+    });
     expect(hosts.body.message).toBe('Host added to group');
-    const unknown = await server.call<ErrorAnswer>('PUT', '/api/group/Backend/agents', { token: admin, body: { agents: ['00000000-0000-4000-8000-000000000000'] } });
+    const unknown = await server.call<ErrorAnswer>('PUT', '/api/group/Backend/agents', {
+      token: admin,
+      body: { agents: ['00000000-0000-4000-8000-000000000000'] },
+    });
     expect(unknown.status).toBe(404);
     await server.call('PUT', '/api/group/Zeta/users', { token: admin, body: { users: ['lea@example.test'] } });
-    const removed = await server.call<{ message: string }>('DELETE', '/api/group/Zeta/user/lea@example.test', { token: admin });
+    const removed = await server.call<{ message: string }>('DELETE', '/api/group/Zeta/user/lea@example.test', {
+      token: admin,
+    });
     expect(removed.body.message).toBe('User removed from group');
     expect((await server.call('DELETE', '/api/group/Zeta/user/lea@example.test', { token: admin })).status).toBe(404);
   });
 
   it('nests groups, so members of a child reach the parent’s agents', async () => {
     // admins ⊃ ops ⊃ (kai); Backend holds web-01; ops is nested in Backend too.
-    expect((await server.call('PUT', '/api/group/admins/groups', { token: admin, body: { groups: ['ops'] } })).status).toBe(200);
-    expect((await server.call('PUT', '/api/group/Backend/groups', { token: admin, body: { groups: ['ops'] } })).status).toBe(200);
+    expect(
+      (await server.call('PUT', '/api/group/admins/groups', { token: admin, body: { groups: ['ops'] } })).status,
+    ).toBe(200);
+    expect(
+      (await server.call('PUT', '/api/group/Backend/groups', { token: admin, body: { groups: ['ops'] } })).status,
+    ).toBe(200);
     await server.call('PUT', '/api/group/admins/agents', { token: admin, body: { agents: [agentIds['db-01']] } });
     const kai = await server.login('kai@example.test', 'kai-password');
-    const reach = await server.call<{ groups: string[]; agents: { hostname: string; via: string[] }[] }>('GET', '/api/user/kai@example.test/reach', { token: kai });
+    const reach = await server.call<{ groups: string[]; agents: { hostname: string; via: string[] }[] }>(
+      'GET',
+      '/api/user/kai@example.test/reach',
+      { token: kai },
+    );
     expect(reach.body.groups).toEqual(['admins', 'Backend', 'ops']);
     expect(reach.body.agents).toEqual([
       { id: agentIds['db-01'], hostname: 'db-01', via: ['admins'] },
@@ -71,10 +98,16 @@ describe.each(DATABASES)('groups on %s', (kind) => {
   });
 
   it('refuses a nesting that would make a cycle and names the cycle', async () => {
-    const res = await server.call<ErrorAnswer>('PUT', '/api/group/ops/groups', { token: admin, body: { groups: ['admins'] } });
+    const res = await server.call<ErrorAnswer>('PUT', '/api/group/ops/groups', {
+      token: admin,
+      body: { groups: ['admins'] },
+    });
     expect(res.status).toBe(409);
     expect(res.body.message).toContain('ops → admins → ops');
-    const self = await server.call<ErrorAnswer>('PUT', '/api/group/ops/groups', { token: admin, body: { groups: ['ops'] } });
+    const self = await server.call<ErrorAnswer>('PUT', '/api/group/ops/groups', {
+      token: admin,
+      body: { groups: ['ops'] },
+    });
     expect(self.status).toBe(409);
     const list = await server.call<Groups>('GET', '/api/group', { token: admin });
     expect(list.body.groups.find((g) => g.name === 'ops')?.groups).toEqual([]);

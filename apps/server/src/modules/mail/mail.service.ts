@@ -28,12 +28,18 @@ export class MailService {
     const smtp = await this.settings.smtpWithPassword();
     if (!smtp.host) {
       await fs.mkdir(this.outboxDir, { recursive: true });
-      const file = path.join(this.outboxDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`);
+      const file = path.join(
+        this.outboxDir,
+        `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomBytes(4).toString('hex')}.eml`,
+      );
       const body = `From: ${smtp.from}\nTo: ${mail.to}\nSubject: ${mail.subject}\nDate: ${new Date().toUTCString()}\n\n${mail.text}\n`;
       // Written aside then renamed, so a reader never sees half a message.
       await fs.writeFile(`${file}.part`, body, { mode: 0o600 });
       await fs.rename(`${file}.part`, file);
-      this.log.info({ to: mail.to, subject: mail.subject, file, text: mail.text }, 'mail written to the outbox (no SMTP configured)');
+      this.log.info(
+        { to: mail.to, subject: mail.subject, file, text: mail.text },
+        'mail written to the outbox (no SMTP configured)',
+      );
       return { via: 'outbox', where: file };
     }
     const transport = nodemailer.createTransport({
@@ -51,7 +57,9 @@ export class MailService {
       return { via: 'smtp', where: `${smtp.host}:${smtp.port}` };
     } catch (error) {
       this.log.error({ err: error, to: mail.to }, 'mail could not be sent');
-      throw new Error(`The mail server ${smtp.host}:${smtp.port} refused the message: ${(error as Error).message}`);
+      throw new Error(`The mail server ${smtp.host}:${smtp.port} refused the message: ${(error as Error).message}`, {
+        cause: error,
+      });
     } finally {
       transport.close();
     }

@@ -20,7 +20,9 @@ export class RolesAdminRepository {
       .select({
         name: roles.name,
         builtin: roles.builtin,
-        permissions: sql<string[]>`coalesce((SELECT array_agg(rp.permission ORDER BY rp.permission) FROM role_permissions rp WHERE rp.role_name = ${roles.name}), '{}')`,
+        permissions: sql<
+          string[]
+        >`coalesce((SELECT array_agg(rp.permission ORDER BY rp.permission) FROM role_permissions rp WHERE rp.role_name = ${roles.name}), '{}')`,
         userCount: sql<number>`(SELECT count(*)::int FROM user_roles ur WHERE ur.role_name = ${roles.name})`,
       })
       .from(roles)

@@ -3,7 +3,14 @@ import type { Services } from '../../services.js';
 
 type RoleHandlers = Pick<
   Handlers,
-  'listRoles' | 'createRole' | 'getRole' | 'addRolePermissions' | 'removeRolePermissions' | 'deleteRole' | 'setRoleUsers' | 'permissionCatalogue'
+  | 'listRoles'
+  | 'createRole'
+  | 'getRole'
+  | 'addRolePermissions'
+  | 'removeRolePermissions'
+  | 'deleteRole'
+  | 'setRoleUsers'
+  | 'permissionCatalogue'
 >;
 
 /** Handlers of the role calls. */

@@ -11,7 +11,12 @@ import type { RoleRow, RolesAdminRepository } from './roles-admin.repository.js'
 export const ROLE_EXISTS = 'That role name is already in use.  Please use a different name.';
 
 function toItem(row: RoleRow): z.infer<typeof RoleListItem> {
-  return { name: row.name, builtin: row.builtin, permissions: row.permissions as Permission[], user_count: row.userCount };
+  return {
+    name: row.name,
+    builtin: row.builtin,
+    permissions: row.permissions as Permission[],
+    user_count: row.userCount,
+  };
 }
 
 /** Role administration with the rules that keep the admin role whole. */
@@ -86,7 +91,10 @@ export class RolesService {
     const found = await this.users.findByEmails([...new Set(emails)]);
     const missing = emails.filter((e) => !found.some((f) => f.email === e));
     if (missing.length > 0) throw new HttpError(404, `No user has the email ${missing.join(', ')}.`);
-    const added = await this.roles.addUsers(name, found.map((f) => f.id));
+    const added = await this.roles.addUsers(
+      name,
+      found.map((f) => f.id),
+    );
     if (added === 0) throw new HttpError(409, 'The user you are trying to add has already been added.');
     return { message: 'Role updated' };
   }

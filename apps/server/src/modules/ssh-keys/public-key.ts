@@ -33,7 +33,9 @@ export function parsePublicKey(line: string): ParsedPublicKey | { error: string 
   const [type, data] = parts;
   if (!type || !data) return { error: 'Paste one public key line: its type, the key, and an optional comment' };
   if (!KEY_TYPES.has(type)) {
-    return { error: `Unsupported key type ${type.slice(0, 40)}; use ssh-ed25519, ecdsa-sha2-nistp256/384/521 or ssh-rsa` };
+    return {
+      error: `Unsupported key type ${type.slice(0, 40)}; use ssh-ed25519, ecdsa-sha2-nistp256/384/521 or ssh-rsa`,
+    };
   }
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(data)) return { error: 'The key is not valid base64' };
   const blob = Buffer.from(data, 'base64');

@@ -41,7 +41,8 @@ export class SshKeysService {
       });
       return { key: toKey(row), message: 'SSH key added' };
     } catch (error) {
-      if (isUniqueViolation(error)) throw new HttpError(409, `You registered this key already (${parsed.fingerprint}).`);
+      if (isUniqueViolation(error))
+        throw new HttpError(409, `You registered this key already (${parsed.fingerprint}).`);
       throw error;
     }
   }

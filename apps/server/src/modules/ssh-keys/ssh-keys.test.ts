@@ -9,9 +9,23 @@ import { DATABASES, type TestServer, startTestServer } from '../../test/harness.
 function keygen(type: string, bits?: number): { publicKey: string; fingerprint: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-keygen-'));
   const file = path.join(dir, 'key');
-  execFileSync('ssh-keygen', ['-q', '-t', type, ...(bits ? ['-b', String(bits)] : []), '-N', '', '-C', 'tester@laptop', '-f', file]);
+  execFileSync('ssh-keygen', [
+    '-q',
+    '-t',
+    type,
+    ...(bits ? ['-b', String(bits)] : []),
+    '-N',
+    '',
+    '-C',
+    'tester@laptop',
+    '-f',
+    file,
+  ]);
   const publicKey = fs.readFileSync(`${file}.pub`, 'utf8').trim();
-  const fingerprint = execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${file}.pub`]).toString().split(' ')[1] ?? '';
+  const fingerprint =
+    execFileSync('ssh-keygen', ['-l', '-E', 'sha256', '-f', `${file}.pub`])
+      .toString()
+      .split(' ')[1] ?? '';
   fs.rmSync(dir, { recursive: true, force: true });
   return { publicKey, fingerprint };
 }
@@ -34,7 +48,10 @@ describe.each(DATABASES)('SSH public keys on %s', (kind) => {
   it('registers keys made by ssh-keygen with the fingerprint ssh-keygen prints', async () => {
     for (const [type, bits] of [['ed25519'], ['ecdsa', 384], ['rsa', 3072]] as const) {
       const made = keygen(type, bits);
-      const res = await server.call<KeyAnswer>('POST', '/api/user/me/ssh-keys', { token: quinn, body: { name: `laptop ${type}`, public_key: made.publicKey } });
+      const res = await server.call<KeyAnswer>('POST', '/api/user/me/ssh-keys', {
+        token: quinn,
+        body: { name: `laptop ${type}`, public_key: made.publicKey },
+      });
       expect(res.status, made.publicKey).toBe(201);
       expect(res.body.key.fingerprint).toBe(made.fingerprint);
       expect(made.publicKey.startsWith(res.body.key.public_key)).toBe(true);
@@ -45,22 +62,41 @@ describe.each(DATABASES)('SSH public keys on %s', (kind) => {
 
   it('refuses the same key twice, weak RSA, garbage and mismatched types', async () => {
     const made = keygen('ed25519');
-    await server.call('POST', '/api/user/me/ssh-keys', { token: quinn, body: { name: 'a', public_key: made.publicKey } });
-    expect((await server.call('POST', '/api/user/me/ssh-keys', { token: quinn, body: { name: 'b', public_key: made.publicKey } })).status).toBe(409);
+    await server.call('POST', '/api/user/me/ssh-keys', {
+      token: quinn,
+      body: { name: 'a', public_key: made.publicKey },
+    });
+    expect(
+      (
+        await server.call('POST', '/api/user/me/ssh-keys', {
+          token: quinn,
+          body: { name: 'b', public_key: made.publicKey },
+        })
+      ).status,
+    ).toBe(409);
     const weak = keygen('rsa', 1024);
-    const weakRes = await server.call<{ message: string }>('POST', '/api/user/me/ssh-keys', { token: quinn, body: { name: 'old', public_key: weak.publicKey } });
+    const weakRes = await server.call<{ message: string }>('POST', '/api/user/me/ssh-keys', {
+      token: quinn,
+      body: { name: 'old', public_key: weak.publicKey },
+    });
     expect(weakRes.status).toBe(400);
     expect(weakRes.body.message).toMatch(/2048 bits/);
     const [, data] = made.publicKey.split(' ');
     for (const line of ['hello world', `ssh-rsa ${data}`, 'ssh-ed25519 !!!notbase64', '']) {
-      expect((await server.call('POST', '/api/user/me/ssh-keys', { token: quinn, body: { name: 'x', public_key: line } })).status, line).toBe(400);
+      expect(
+        (await server.call('POST', '/api/user/me/ssh-keys', { token: quinn, body: { name: 'x', public_key: line } }))
+          .status,
+        line,
+      ).toBe(400);
     }
   });
 
   it('keeps each user’s keys their own', async () => {
     const mine = await server.call<{ keys: { id: string }[] }>('GET', '/api/user/me/ssh-keys', { token: quinn });
     const id = mine.body.keys[0]?.id ?? '';
-    expect((await server.call<{ keys: unknown[] }>('GET', '/api/user/me/ssh-keys', { token: rosa })).body.keys).toEqual([]);
+    expect((await server.call<{ keys: unknown[] }>('GET', '/api/user/me/ssh-keys', { token: rosa })).body.keys).toEqual(
+      [],
+    );
     expect((await server.call('DELETE', `/api/user/me/ssh-keys/${id}`, { token: rosa })).status).toBe(404);
     expect((await server.call('DELETE', `/api/user/me/ssh-keys/${id}`, { token: quinn })).status).toBe(200);
   });

@@ -16,7 +16,9 @@ describe.each(DATABASES)('password resets on %s', (kind) => {
   afterAll(async () => server.stop());
 
   it('an administrator sends a reset link; without SMTP it lands in the outbox', async () => {
-    const res = await server.call<{ message: string }>('POST', '/api/user/olga@example.test/reset-password', { token: admin });
+    const res = await server.call<{ message: string }>('POST', '/api/user/olga@example.test/reset-password', {
+      token: admin,
+    });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Password reset email sent to olga@example.test.');
     const [mail] = await waitForMail(server.dataDir, 1);
@@ -35,7 +37,10 @@ describe.each(DATABASES)('password resets on %s', (kind) => {
     const again = await server.call<ErrorAnswer>('POST', '/api/user/reset-password', { body });
     expect(again.status).toBe(400);
     expect(again.body.message).toMatch(/invalid, already used or expired/);
-    expect((await server.call('POST', '/api/login', { body: { email: 'olga@example.test', password: 'olga-password' } })).status).toBe(401);
+    expect(
+      (await server.call('POST', '/api/login', { body: { email: 'olga@example.test', password: 'olga-password' } }))
+        .status,
+    ).toBe(401);
     await server.login('olga@example.test', 'olga-new-password');
   });
 
@@ -51,12 +56,20 @@ describe.each(DATABASES)('password resets on %s', (kind) => {
 
   it('forgot-password answers the same for an unknown email and sends nothing', async () => {
     const before = outbox(server.dataDir).length;
-    const known = await server.call<{ message: string }>('POST', '/api/user/forgot-password', { body: { email: 'olga@example.test' } });
-    const unknown = await server.call<{ message: string }>('POST', '/api/user/forgot-password', { body: { email: 'nobody@example.test' } });
+    const known = await server.call<{ message: string }>('POST', '/api/user/forgot-password', {
+      body: { email: 'olga@example.test' },
+    });
+    const unknown = await server.call<{ message: string }>('POST', '/api/user/forgot-password', {
+      body: { email: 'nobody@example.test' },
+    });
     expect(known.status).toBe(200);
     expect(unknown.status).toBe(200);
-    expect(known.body.message).toBe('Check your email at olga@example.test for information about how to reset your password.');
-    expect(unknown.body.message).toBe('Check your email at nobody@example.test for information about how to reset your password.');
+    expect(known.body.message).toBe(
+      'Check your email at olga@example.test for information about how to reset your password.',
+    );
+    expect(unknown.body.message).toBe(
+      'Check your email at nobody@example.test for information about how to reset your password.',
+    );
     const mails = await waitForMail(server.dataDir, before + 1);
     await new Promise((r) => setTimeout(r, 200));
     expect(outbox(server.dataDir)).toHaveLength(before + 1);
@@ -81,7 +94,10 @@ describe.each(DATABASES)('sign-up and general settings on %s', (kind) => {
   });
   afterAll(async () => server.stop());
 
-  const signUp = (email: string) => server.call<ErrorAnswer & { token?: string }>('POST', '/api/users', { body: { email, name: 'Sam Lee', password: 'sam-password' } });
+  const signUp = (email: string) =>
+    server.call<ErrorAnswer & { token?: string }>('POST', '/api/users', {
+      body: { email, name: 'Sam Lee', password: 'sam-password' },
+    });
 
   it('is off by default', async () => {
     const res = await signUp('sam@example.test');
@@ -92,11 +108,18 @@ describe.each(DATABASES)('sign-up and general settings on %s', (kind) => {
   });
 
   it('once allowed, creates a user with the role user and signs them in', async () => {
-    const saved = await server.call<{ message: string; allow_signup: boolean }>('POST', '/api/settings', { token: admin, body: { allow_signup: true } });
-    expect(saved.body).toMatchObject({ message: 'Configuration saved.', allow_signup: true });
-    const res = await server.call<{ token: string; response: { user: { roles: { name: string }[] } } }>('POST', '/api/users', {
-      body: { email: 'sam@example.test', name: 'Sam Lee', password: 'sam-password' },
+    const saved = await server.call<{ message: string; allow_signup: boolean }>('POST', '/api/settings', {
+      token: admin,
+      body: { allow_signup: true },
     });
+    expect(saved.body).toMatchObject({ message: 'Configuration saved.', allow_signup: true });
+    const res = await server.call<{ token: string; response: { user: { roles: { name: string }[] } } }>(
+      'POST',
+      '/api/users',
+      {
+        body: { email: 'sam@example.test', name: 'Sam Lee', password: 'sam-password' },
+      },
+    );
     expect(res.status).toBe(201);
     expect(res.body.response.user.roles.map((r) => r.name)).toEqual(['user']);
     expect((await server.call('GET', '/api/user/me', { token: res.body.token })).status).toBe(200);
@@ -110,15 +133,28 @@ describe.each(DATABASES)('sign-up and general settings on %s', (kind) => {
     });
     expect(res.body.smtp).toMatchObject({ host: 'mail.example.test', port: 2525, password_set: true });
     expect(res.body.smtp.password).toBeUndefined();
-    const raw = await server.services.database.query<{ value: unknown }>("SELECT value FROM settings WHERE key = 'general'");
+    const raw = await server.services.database.query<{ value: unknown }>(
+      "SELECT value FROM settings WHERE key = 'general'",
+    );
     expect(JSON.stringify(raw[0]?.value)).not.toContain('smtp-secret-value');
-    const kept = await server.call<{ smtp: Record<string, unknown> }>('POST', '/api/settings', { token: admin, body: { smtp: { password: '' } } });
+    const kept = await server.call<{ smtp: Record<string, unknown> }>('POST', '/api/settings', {
+      token: admin,
+      body: { smtp: { password: '' } },
+    });
     expect(kept.body.smtp.password_set).toBe(true);
   });
 
   it('validates every field and refuses unknown ones', async () => {
-    for (const body of [{ idle_timeout_minutes: -1 }, { recording_retention_days: 'ten' }, { smtp: { port: 70000 } }, { public_url: 'ftp://x' }, { surprise: 1 }]) {
-      expect((await server.call('POST', '/api/settings', { token: admin, body })).status, JSON.stringify(body)).toBe(400);
+    for (const body of [
+      { idle_timeout_minutes: -1 },
+      { recording_retention_days: 'ten' },
+      { smtp: { port: 70000 } },
+      { public_url: 'ftp://x' },
+      { surprise: 1 },
+    ]) {
+      expect((await server.call('POST', '/api/settings', { token: admin, body })).status, JSON.stringify(body)).toBe(
+        400,
+      );
     }
   });
 });
@@ -146,7 +182,10 @@ describe.each(DATABASES)('mail through a real SMTP server on %s', (kind) => {
     server = await startTestServer(kind);
     await server.createUser('pia@example.test', 'pia-password');
     const admin = await server.login();
-    await server.call('POST', '/api/settings', { token: admin, body: { smtp: { host: '127.0.0.1', port, from: 'Gatehouse <noreply@example.test>' } } });
+    await server.call('POST', '/api/settings', {
+      token: admin,
+      body: { smtp: { host: '127.0.0.1', port, from: 'Gatehouse <noreply@example.test>' } },
+    });
   });
   afterAll(async () => {
     await server.stop();

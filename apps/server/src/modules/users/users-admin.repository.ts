@@ -43,15 +43,23 @@ export class UsersAdminRepository {
     const where = filters.length > 0 ? and(...filters) : undefined;
     const direction = options.order === 'desc' ? desc : asc;
     const sortColumn =
-      options.sort === 'name' ? sql`lower(coalesce(${users.name}, ''))` : options.sort === 'created_at' ? users.createdAt : users.email;
+      options.sort === 'name'
+        ? sql`lower(coalesce(${users.name}, ''))`
+        : options.sort === 'created_at'
+          ? users.createdAt
+          : users.email;
     const query = this.db
       .select({
         id: users.id,
         email: users.email,
         name: users.name,
         createdAt: users.createdAt,
-        roles: sql<string[]>`coalesce((SELECT array_agg(ur.role_name ORDER BY ur.role_name) FROM user_roles ur WHERE ur.user_id = ${users.id}), '{}')`,
-        groups: sql<string[]>`coalesce((SELECT array_agg(gu.group_name ORDER BY lower(gu.group_name)) FROM group_users gu WHERE gu.user_id = ${users.id}), '{}')`,
+        roles: sql<
+          string[]
+        >`coalesce((SELECT array_agg(ur.role_name ORDER BY ur.role_name) FROM user_roles ur WHERE ur.user_id = ${users.id}), '{}')`,
+        groups: sql<
+          string[]
+        >`coalesce((SELECT array_agg(gu.group_name ORDER BY lower(gu.group_name)) FROM group_users gu WHERE gu.user_id = ${users.id}), '{}')`,
       })
       .from(users)
       .where(where)
@@ -87,7 +95,11 @@ export class UsersAdminRepository {
   }
 
   /** Removes a role from a user unless that leaves the protected role without holders. */
-  async removeRoleKeepingHolder(userId: string, roleName: string, protectedRole: string): Promise<'removed' | 'not-held' | 'last-holder'> {
+  async removeRoleKeepingHolder(
+    userId: string,
+    roleName: string,
+    protectedRole: string,
+  ): Promise<'removed' | 'not-held' | 'last-holder'> {
     return this.db.transaction(async (tx) => {
       await tx.execute(sql`SELECT 1 FROM ${roles} WHERE ${roles.name} = ${roleName} FOR UPDATE`);
       if (roleName === protectedRole) {

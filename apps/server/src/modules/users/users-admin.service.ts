@@ -15,7 +15,14 @@ export const USER_EXISTS = 'The user you are trying to add has already been adde
 
 /** A user row as the API answers it. */
 export function toUserItem(row: UserListRow): z.infer<typeof UserListItem> {
-  return { id: row.id, email: row.email, name: row.name, roles: row.roles, groups: row.groups, created_at: row.createdAt.toISOString() };
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    roles: row.roles,
+    groups: row.groups,
+    created_at: row.createdAt.toISOString(),
+  };
 }
 
 /** User administration with its object-level rules. */
@@ -43,10 +50,14 @@ export class UsersAdminService {
   }
 
   /** Creates a user holding the role user and any extra roles the caller may give. */
-  async create(principal: Principal, input: { email: string; password: string; name?: string | undefined; roles?: string[] | undefined }) {
+  async create(
+    principal: Principal,
+    input: { email: string; password: string; name?: string | undefined; roles?: string[] | undefined },
+  ) {
     const extra = [...new Set(input.roles ?? [])].filter((r) => r !== USER_ROLE);
     if (extra.length > 0) {
-      if (!principal.permissions.has('modify-user-role')) throw new HttpError(403, 'Giving roles needs the modify-user-role permission.');
+      if (!principal.permissions.has('modify-user-role'))
+        throw new HttpError(403, 'Giving roles needs the modify-user-role permission.');
       for (const name of extra) {
         const role = await this.roles.find(name);
         if (!role) throw new HttpError(404, `There is no role named ${name}.`);
@@ -54,12 +65,20 @@ export class UsersAdminService {
       }
     }
     try {
-      await this.usersService.create({ email: input.email, name: input.name || null, password: input.password }, [USER_ROLE, ...extra]);
+      await this.usersService.create({ email: input.email, name: input.name || null, password: input.password }, [
+        USER_ROLE,
+        ...extra,
+      ]);
     } catch (error) {
       if (isUniqueViolation(error)) throw new HttpError(409, USER_EXISTS);
       throw error;
     }
-    const { rows } = await this.admin.list({ q: undefined, order: 'asc', offset: 0, onlyUserId: (await this.require(input.email)).id });
+    const { rows } = await this.admin.list({
+      q: undefined,
+      order: 'asc',
+      offset: 0,
+      onlyUserId: (await this.require(input.email)).id,
+    });
     const row = rows[0];
     if (!row) throw new Error('created user not found');
     return { user: toUserItem(row), message: 'User created' };
@@ -70,7 +89,8 @@ export class UsersAdminService {
     const user = await this.require(email);
     if (user.id === principal.userId) throw new HttpError(409, 'You cannot delete your own account.');
     const outcome = await this.admin.deleteKeepingHolder(user.id, ADMIN_ROLE);
-    if (outcome === 'last-holder') throw new HttpError(409, 'This is the last administrator: give the admin role to someone else first.');
+    if (outcome === 'last-holder')
+      throw new HttpError(409, 'This is the last administrator: give the admin role to someone else first.');
     return { message: 'User Deleted' };
   }
 

@@ -25,27 +25,44 @@ describe.each(DATABASES)('user administration on %s', (kind) => {
   });
 
   it('answers a duplicate with the text of spec §8', async () => {
-    const res = await server.call<ErrorAnswer>('POST', '/api/user', { token: admin, body: { email: 'nina@example.test', password: 'whatever-1' } });
+    const res = await server.call<ErrorAnswer>('POST', '/api/user', {
+      token: admin,
+      body: { email: 'nina@example.test', password: 'whatever-1' },
+    });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe('The user you are trying to add has already been added.');
   });
 
   it('validates email, password length and unknown fields', async () => {
-    const bad = await server.call<ErrorAnswer>('POST', '/api/user', { token: admin, body: { email: 'nope', password: 'short' } });
+    const bad = await server.call<ErrorAnswer>('POST', '/api/user', {
+      token: admin,
+      body: { email: 'nope', password: 'short' },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors).toEqual(['The Email you entered is not a valid format!', 'Passwords need to be at least 8 characters long']);
-    const extra = await server.call('POST', '/api/user', { token: admin, body: { email: 'x@example.test', password: 'long-enough', is_admin: true } });
+    expect(bad.body.errors).toEqual([
+      'The Email you entered is not a valid format!',
+      'Passwords need to be at least 8 characters long',
+    ]);
+    const extra = await server.call('POST', '/api/user', {
+      token: admin,
+      body: { email: 'x@example.test', password: 'long-enough', is_admin: true },
+    });
     expect(extra.status).toBe(400);
   });
 
   it('lists everyone for list-user holders, sorted, searched and paged on the server', async () => {
     for (const n of ['zoe', 'yann', 'xena']) {
-      await server.call('POST', '/api/user', { token: admin, body: { email: `${n}@example.test`, password: 'password-123', name: n.toUpperCase() } });
+      await server.call('POST', '/api/user', {
+        token: admin,
+        body: { email: `${n}@example.test`, password: 'password-123', name: n.toUpperCase() },
+      });
     }
     const all = await server.call<UserList>('GET', '/api/user', { token: admin });
     expect(all.body.total).toBe(all.body.users.length);
     expect(all.body.users.map((u) => u.email)).toEqual([...all.body.users.map((u) => u.email)].sort());
-    const page = await server.call<UserList>('GET', '/api/user?sort=email&order=desc&limit=2&offset=1', { token: admin });
+    const page = await server.call<UserList>('GET', '/api/user?sort=email&order=desc&limit=2&offset=1', {
+      token: admin,
+    });
     expect(page.body.users.map((u) => u.email)).toEqual(['yann@example.test', 'xena@example.test']);
     expect(page.body.total).toBe(all.body.total);
     const search = await server.call<UserList>('GET', '/api/user?q=YAN', { token: admin });
@@ -64,10 +81,14 @@ describe.each(DATABASES)('user administration on %s', (kind) => {
 
   it('lets anyone read their own roles but not another’s without list-user-role', async () => {
     const nina = await server.login('nina@example.test', 'nina-password');
-    const own = await server.call<{ roles: { name: string }[] }>('GET', '/api/user/nina@example.test/role', { token: nina });
+    const own = await server.call<{ roles: { name: string }[] }>('GET', '/api/user/nina@example.test/role', {
+      token: nina,
+    });
     expect(own.body.roles.map((r) => r.name)).toEqual(['user']);
     expect((await server.call('GET', `/api/user/${ADMIN.email}/role`, { token: nina })).status).toBe(403);
-    const byAdmin = await server.call<{ roles: { name: string }[] }>('GET', `/api/user/${ADMIN.email}/role`, { token: admin });
+    const byAdmin = await server.call<{ roles: { name: string }[] }>('GET', `/api/user/${ADMIN.email}/role`, {
+      token: admin,
+    });
     expect(byAdmin.body.roles.map((r) => r.name)).toEqual(['admin', 'user']);
   });
 
@@ -96,7 +117,14 @@ describe.each(DATABASES)('user administration on %s', (kind) => {
 
   it('keeps a user without modify-user from creating or deleting users', async () => {
     const nina = await server.login('nina@example.test', 'nina-password');
-    expect((await server.call('POST', '/api/user', { token: nina, body: { email: 'a@example.test', password: 'password-1' } })).status).toBe(403);
+    expect(
+      (
+        await server.call('POST', '/api/user', {
+          token: nina,
+          body: { email: 'a@example.test', password: 'password-1' },
+        })
+      ).status,
+    ).toBe(403);
     expect((await server.call('DELETE', '/api/user/yann@example.test', { token: nina })).status).toBe(403);
   });
 });
