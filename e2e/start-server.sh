@@ -3,12 +3,12 @@
 # filled by the real demo command first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export GATEHOUSE_DATA_DIR="$PWD/e2e/.data"
+export PORT="${E2E_PORT:-18480}"
+export GATEHOUSE_DATA_DIR="$PWD/e2e/.data-$PORT"
 export GATEHOUSE_ADMIN_EMAIL=admin@e2e.gatehouse.test
 export GATEHOUSE_ADMIN_PASSWORD=e2e-admin-password
 export GATEHOUSE_LOGIN_RATE_LIMIT=10000
 export GATEHOUSE_BUILD_TAG=e2e
-export PORT="${E2E_PORT:-18480}"
 export LOG_LEVEL=warn
 rm -rf "$GATEHOUSE_DATA_DIR"
 node apps/server/dist/cli/demo.js >/dev/null
