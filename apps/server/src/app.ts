@@ -14,6 +14,13 @@ import { systemHandlers } from './modules/system/system.routes.js';
 import { userHandlers } from './modules/users/users.routes.js';
 import type { Services } from './services.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** 'METHOD /path' of every route registered, in registration order. */
+    servedRoutes: readonly string[];
+  }
+}
+
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -41,6 +48,12 @@ export async function buildApp(
     if (request.url.startsWith('/api') || request.url.startsWith('/sso')) reply.header('cache-control', 'no-store');
     return payload;
   });
+  // Every route the server serves, so a test can prove each /api route is declared in the contracts.
+  const served: string[] = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) served.push(`${method} ${route.url}`);
+  });
+  app.decorate('servedRoutes', served);
   installErrorHandler(app);
   installAuditHook(app, services.repositories.audit);
   const handlers: Handlers = {

@@ -74,6 +74,13 @@ describe.each(DATABASES)('authorization matrix on %s', (kind) => {
     },
   );
 
+  it('serves no API route that the contracts do not declare', () => {
+    const declared = new Set(routeList.map((r) => `${r.method} ${r.path.replace(/\{(\w+)\}/g, ':$1')}`));
+    const api = server.app.servedRoutes.filter((r) => / \/(api|sso|ldap)(\/|$)/.test(r) && !r.startsWith('HEAD '));
+    expect(api.length).toBeGreaterThanOrEqual(routeList.length);
+    expect(api.filter((r) => !declared.has(r))).toEqual([]);
+  });
+
   it('takes a change of roles into account on the very next request', async () => {
     const token = tokens.get('none');
     expect((await server.call('GET', '/api/audit', { token })).status).toBe(403);

@@ -1,9 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from '@gatehouse/contracts';
+import { isValidEmail } from '../../lib/email';
 
-// The WHATWG "valid e-mail address" rule, as browsers apply it to type=email inputs; it accepts
-// single-label domains such as admin@localhost, which self-hosted installs use.
-const EMAIL_PATTERN =
-  /^[a-zA-Z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?(?:\.[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?)*$/;
 
 /** Message ids of the sign-in form's field errors (spec §5 generic messages). */
 export interface SignInErrors {
@@ -16,7 +13,7 @@ export function validateSignIn(values: { email: string; password: string }): Sig
   const errors: SignInErrors = {};
   const email = values.email.trim();
   if (email === '') errors.email = 'validation.emailRequired';
-  else if (!EMAIL_PATTERN.test(email)) errors.email = 'validation.emailFormat';
+  else if (!isValidEmail(email)) errors.email = 'validation.emailFormat';
   if (values.password === '') errors.password = 'validation.passwordRequired';
   return errors;
 }
