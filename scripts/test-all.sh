@@ -15,7 +15,7 @@ echo "== unit and API tests (databases: PGlite${TEST_DATABASE_URL:+ and PostgreS
 npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 unit=$?
 echo "== browser tests (Chromium $(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}'))"
-PLAYWRIGHT_JSON_OUTPUT_NAME=test-results/e2e.json npx playwright test -c e2e/playwright.config.ts --reporter=list,json
+PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/test-results/e2e.json" npx playwright test -c e2e/playwright.config.ts --reporter=list,json
 e2e=$?
 set -e
 node scripts/summarise-tests.mjs test-results/vitest.json test-results/e2e.json

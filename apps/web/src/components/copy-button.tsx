@@ -14,7 +14,7 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** A Copy button that confirms with 'Copied to the clipboard', or says to copy by hand. */
+/** A Copy button (its text is `label`, else 'Copy') confirming with 'Copied to the clipboard'. */
 export function CopyButton({ text, label }: { text: string; label?: string }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
@@ -27,10 +27,9 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
       variant="outlined"
       startIcon={<ContentCopyOutlined />}
       onClick={() => void copy()}
-      aria-label={label ?? t('common.copy')}
       sx={{ flexShrink: 0 }}
     >
-      {t('common.copy')}
+      {label ?? t('common.copy')}
     </Button>
   );
 }

@@ -1,0 +1,59 @@
+import Autocomplete from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSnackbar } from '../../../components/snackbar/snackbar-context';
+import { errorText } from '../../../lib/api-error';
+import { useRoleNames } from '../api/role-names';
+import { useAddUserRole } from '../api/user-roles';
+
+/**
+ * Gives the user a role: a picker of the role names for holders of list-user-role, otherwise a
+ * free text field (the server checks the name).
+ */
+export function AddRoleForm({ email, held, canPickRoles }: { email: string; held: readonly string[]; canPickRoles: boolean }) {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const names = useRoleNames(canPickRoles);
+  const add = useAddUserRole(email);
+  const [role, setRole] = useState('');
+  const options = (names.data ?? []).filter((name) => !held.includes(name));
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const chosen = role.trim();
+    if (chosen === '') return;
+    add.mutate(chosen, {
+      onSuccess: () => {
+        snackbar.success(t('users.roles.added', { role: chosen, email }));
+        setRole('');
+      },
+      onError: (error) => snackbar.error(errorText(error, t('message.somethingWentWrong'))),
+    });
+  };
+
+  return (
+    <Box component="form" noValidate onSubmit={submit} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+      <Autocomplete
+        freeSolo={!canPickRoles}
+        options={options}
+        loading={names.isLoading}
+        value={role === '' ? null : role}
+        inputValue={role}
+        onInputChange={(_event, value) => setRole(value)}
+        onChange={(_event, value) => setRole(value ?? '')}
+        sx={{ flex: 1 }}
+        size="small"
+        renderInput={(params) => (
+          <TextField {...params} label={t('users.roles.addLabel')} helperText={t('users.roles.addHelper')} />
+        )}
+      />
+      <Button type="submit" variant="contained" disabled={role.trim() === ''} loading={add.isPending} sx={{ mt: 0.25 }}>
+        {t('common.add')}
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,30 @@
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+
+const SHOWN = 3;
+
+/** Names as small chips; past three, a "+n" chip whose tooltip names the rest. */
+export function ChipList({ names, emptyLabel, color }: { names: readonly string[]; emptyLabel: string; color?: 'primary' }) {
+  if (names.length === 0) {
+    return (
+      <Typography variant="body2" component="span" sx={{ color: 'text.disabled' }}>
+        {emptyLabel}
+      </Typography>
+    );
+  }
+  const rest = names.slice(SHOWN);
+  return (
+    <Box component="span" sx={{ display: 'flex', gap: 0.5, flexWrap: 'nowrap', overflow: 'hidden', alignItems: 'center' }}>
+      {names.slice(0, SHOWN).map((name) => (
+        <Chip key={name} label={name} size="small" variant="outlined" color={color ?? 'default'} />
+      ))}
+      {rest.length > 0 ? (
+        <Tooltip title={rest.join(', ')}>
+          <Chip label={`+${String(rest.length)}`} size="small" aria-label={rest.join(', ')} tabIndex={0} />
+        </Tooltip>
+      ) : null}
+    </Box>
+  );
+}
