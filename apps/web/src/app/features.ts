@@ -1,3 +1,4 @@
+import { accountFeature } from '../features/account/feature';
 import { authFeature } from '../features/auth/feature';
 import { dashboardFeature } from '../features/dashboard/feature';
 import { errorPagesFeature } from '../features/error-pages/feature';
@@ -25,6 +26,7 @@ export const FEATURES: readonly Feature[] = [
   usersFeature,
   registrationKeysFeature,
   settingsFeature,
+  accountFeature,
   authFeature,
   ssoFeature,
   errorPagesFeature,

@@ -1,9 +1,12 @@
 import type { Feature } from '../../lib/feature';
-import { ConfirmSignUpPage, ForgetPasswordPage, ResetPasswordPage, SignUpPage } from './components/account-pages';
+import { ConfirmSignUpPage } from './components/account-pages';
+import { ForgetPasswordPage } from './components/forget-password-page';
+import { ResetPasswordPage } from './components/reset-password-page';
 import { SignInPage } from './components/sign-in-page';
 import { SignOutPage } from './components/sign-out-page';
+import { SignUpPage } from './components/sign-up-page';
 
-/** Sign-in, sign-out and the account screens (spec §2.1). */
+/** Sign-in, sign-out, sign-up and the password-reset screens (spec §2.1). */
 export const authFeature: Feature = {
   id: 'auth',
   routes: [

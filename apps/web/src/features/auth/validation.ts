@@ -46,3 +46,28 @@ export function validateChangePassword(form: ChangePasswordForm): ChangePassword
 export function canChangePassword(form: ChangePasswordForm): boolean {
   return Object.keys(validateChangePassword(form)).length === 0;
 }
+
+/** The sign-up form (spec §3 sign-up body). */
+export interface SignUpForm {
+  email: string;
+  name: string;
+  password: string;
+}
+
+/** Message ids of the sign-up field errors. */
+export interface SignUpErrors {
+  email?: 'validation.emailRequired' | 'validation.emailFormat';
+  name?: 'authFlows.signUp.nameRequired';
+  password?: 'changePassword.tooShort';
+}
+
+/** Validates the sign-up form: a well-formed email, a name and a password of 8 characters. */
+export function validateSignUp(form: SignUpForm): SignUpErrors {
+  const errors: SignUpErrors = {};
+  const email = form.email.trim();
+  if (email === '') errors.email = 'validation.emailRequired';
+  else if (!isValidEmail(email)) errors.email = 'validation.emailFormat';
+  if (form.name.trim() === '') errors.name = 'authFlows.signUp.nameRequired';
+  if (form.password.length < MIN_PASSWORD_LENGTH) errors.password = 'changePassword.tooShort';
+  return errors;
+}

@@ -1,3 +1,4 @@
+import AccountCircleOutlined from '@mui/icons-material/AccountCircleOutlined';
 import ExpandMoreOutlined from '@mui/icons-material/ExpandMoreOutlined';
 import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
 import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
@@ -16,7 +17,7 @@ import { UserAvatar } from '../../../components/user-avatar';
 import { ChangePasswordDialog } from '../../../features/auth/components/change-password-dialog';
 import { useSession } from '../../../lib/use-session';
 
-/** The header's avatar and name, opening the user menu: Change Password and Logout (spec §2.5). */
+/** The header's avatar and name, opening the user menu: My account, Change Password and Logout (spec §2.5). */
 export function UserMenu() {
   const { t } = useTranslation();
   const { user } = useSession();
@@ -70,6 +71,17 @@ export function UserMenu() {
           </Typography>
         </Box>
         <Divider />
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            void navigate('/account');
+          }}
+        >
+          <ListItemIcon>
+            <AccountCircleOutlined fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('account.menuItem')}</ListItemText>
+        </MenuItem>
         <MenuItem
           onClick={() => {
             setAnchor(null);

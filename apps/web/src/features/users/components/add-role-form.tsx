@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { errorText } from '../../../lib/api-error';
 import { useRoleNames } from '../api/role-names';
-import { useAddUserRole } from '../api/user-roles';
+import { useAddUserRole } from '../api/add-user-role';
 
 /**
  * Gives the user a role: a picker of the role names for holders of list-user-role, otherwise a

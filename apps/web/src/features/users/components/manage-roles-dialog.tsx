@@ -1,4 +1,4 @@
-import RemoveCircleOutline from '@mui/icons-material/RemoveCircleOutline';
+import CloseOutlined from '@mui/icons-material/CloseOutlined';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -17,7 +17,8 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { errorText } from '../../../lib/api-error';
-import { useRemoveUserRole, useUserRoles } from '../api/user-roles';
+import { useRemoveUserRole } from '../api/remove-user-role';
+import { useUserRoles } from '../api/user-roles';
 import { AddRoleForm } from './add-role-form';
 
 /** The roles of one user, each with a remove button, and a way to give another (spec §6). */
@@ -69,7 +70,7 @@ export function ManageRolesDialog(props: { email: string | null; canPickRoles: b
                       onClick={() => removeRole(role.name)}
                       disabled={remove.isPending}
                     >
-                      <RemoveCircleOutline />
+                      <CloseOutlined />
                     </IconButton>
                   </Tooltip>
                 }

@@ -1,0 +1,8 @@
+import type { Feature } from '../../lib/feature';
+import { AccountPage } from './components/account-page';
+
+/** My account: one's own details, reach and SSH keys; opened from the user menu, not the navigation. */
+export const accountFeature: Feature = {
+  id: 'account',
+  routes: [{ path: 'account', Component: AccountPage, access: 'protected' }],
+};

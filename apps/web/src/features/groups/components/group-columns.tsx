@@ -1,0 +1,92 @@
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
+import Link from '@mui/material/Link';
+import type { GridColDef } from '@mui/x-data-grid';
+import { GridActionsCellItem } from '@mui/x-data-grid';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/dates';
+import type { GroupItem } from '../api/list-groups';
+
+/** What the rows' buttons do; `onDelete` is left out for those who may not delete. */
+export interface GroupColumnActions {
+  onOpen: (group: GroupItem) => void;
+  onDelete?: (group: GroupItem) => void;
+}
+
+/** The groups grid's columns: name, direct member counts, creation time and actions. */
+export function useGroupColumns({ onOpen, onDelete }: GroupColumnActions): GridColDef<GroupItem>[] {
+  const { t, i18n } = useTranslation();
+  return useMemo<GridColDef<GroupItem>[]>(
+    () => [
+      {
+        field: 'name',
+        headerName: t('groups.columns.name'),
+        flex: 2,
+        minWidth: 180,
+        renderCell: ({ row, tabIndex }) => (
+          <Link component="button" type="button" tabIndex={tabIndex} onClick={() => onOpen(row)} sx={{ fontWeight: 500 }}>
+            {row.name}
+          </Link>
+        ),
+      },
+      {
+        field: 'users',
+        headerName: t('groups.columns.users'),
+        type: 'number',
+        flex: 1,
+        minWidth: 100,
+        valueGetter: (_value, row) => row.users.length,
+      },
+      {
+        field: 'agents',
+        headerName: t('groups.columns.agents'),
+        type: 'number',
+        flex: 1,
+        minWidth: 100,
+        valueGetter: (_value, row) => row.agents.length,
+      },
+      {
+        field: 'groups',
+        headerName: t('groups.columns.children'),
+        type: 'number',
+        flex: 1,
+        minWidth: 130,
+        valueGetter: (_value, row) => row.groups.length,
+      },
+      {
+        field: 'created_at',
+        headerName: t('groups.columns.created'),
+        flex: 1.2,
+        minWidth: 160,
+        valueFormatter: (value: string) => formatDateTime(value),
+      },
+      {
+        field: 'actions',
+        type: 'actions',
+        headerName: t('common.actions'),
+        width: 110,
+        getActions: ({ row }) => [
+          <GridActionsCellItem
+            key="open"
+            icon={<TuneOutlined />}
+            label={t('groups.open', { name: row.name })}
+            onClick={() => onOpen(row)}
+          />,
+          ...(onDelete
+            ? [
+                <GridActionsCellItem
+                  key="delete"
+                  icon={<DeleteOutlined />}
+                  label={t('groups.delete', { name: row.name })}
+                  onClick={() => onDelete(row)}
+                />,
+              ]
+            : []),
+        ],
+      },
+    ],
+    // The language is a dependency so dates are formatted again after a switch.
+    [t, i18n.language, onOpen, onDelete],
+  );
+}

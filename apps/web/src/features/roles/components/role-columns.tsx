@@ -1,0 +1,80 @@
+import { ADMIN_ROLE } from '@gatehouse/contracts';
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
+import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
+import type { GridColDef } from '@mui/x-data-grid';
+import { GridActionsCellItem } from '@mui/x-data-grid';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { PermissionChips } from '../../../components/permissions/permission-chips';
+import type { RoleItem } from '../api/list-roles';
+
+/** What the rows' buttons do; `onDelete` is left out for those who may not delete. */
+export interface RoleColumnActions {
+  onOpen: (role: RoleItem) => void;
+  onDelete?: (role: RoleItem) => void;
+}
+
+/** The roles grid's columns: name, permissions as chips, holders, built-in badge and actions. */
+export function useRoleColumns({ onOpen, onDelete }: RoleColumnActions): GridColDef<RoleItem>[] {
+  const { t } = useTranslation();
+  return useMemo<GridColDef<RoleItem>[]>(
+    () => [
+      {
+        field: 'name',
+        headerName: t('roles.columns.name'),
+        flex: 1,
+        minWidth: 150,
+        renderCell: ({ row, tabIndex }) => (
+          <Link component="button" type="button" tabIndex={tabIndex} onClick={() => onOpen(row)} sx={{ fontWeight: 500 }}>
+            {row.name}
+          </Link>
+        ),
+      },
+      {
+        field: 'permissions',
+        headerName: t('roles.columns.permissions'),
+        flex: 3,
+        minWidth: 260,
+        // Sorted by how many permissions a role holds; admin holds them all.
+        valueGetter: (_value, row) => (row.name === ADMIN_ROLE ? Number.MAX_SAFE_INTEGER : row.permissions.length),
+        renderCell: ({ row }) => <PermissionChips permissions={row.permissions} all={row.name === ADMIN_ROLE} />,
+      },
+      { field: 'user_count', headerName: t('roles.columns.holders'), type: 'number', width: 110 },
+      {
+        field: 'builtin',
+        headerName: t('roles.columns.kind'),
+        width: 120,
+        valueGetter: (_value, row) => (row.builtin ? t('roles.builtin') : t('roles.custom')),
+        renderCell: ({ row }) =>
+          row.builtin ? <Chip size="small" color="info" variant="outlined" label={t('roles.builtin')} /> : t('roles.custom'),
+      },
+      {
+        field: 'actions',
+        type: 'actions',
+        headerName: t('common.actions'),
+        width: 110,
+        getActions: ({ row }) => [
+          <GridActionsCellItem
+            key="open"
+            icon={<TuneOutlined />}
+            label={t('roles.open', { name: row.name })}
+            onClick={() => onOpen(row)}
+          />,
+          ...(onDelete && !row.builtin
+            ? [
+                <GridActionsCellItem
+                  key="delete"
+                  icon={<DeleteOutlined />}
+                  label={t('roles.delete', { name: row.name })}
+                  onClick={() => onDelete(row)}
+                />,
+              ]
+            : []),
+        ],
+      },
+    ],
+    [t, onOpen, onDelete],
+  );
+}
