@@ -5,12 +5,14 @@ import { installAuditHook } from './http/audit-hook.js';
 import { bindRoutes, type Handlers } from './http/bind-routes.js';
 import { installConsole } from './http/console.js';
 import { installErrorHandler } from './http/errors.js';
+import { agentHandlers } from './modules/agents/agents.routes.js';
 import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
 import { settingsHandlers } from './modules/settings/settings.routes.js';
 import { systemHandlers } from './modules/system/system.routes.js';
+import { tunnelHandlers } from './modules/tunnels/tunnels.routes.js';
 import { userHandlers } from './modules/users/users.routes.js';
 import type { Services } from './services.js';
 
@@ -64,6 +66,8 @@ export async function buildApp(
     ...groupHandlers(services),
     ...apiKeyHandlers(services),
     ...settingsHandlers(services),
+    ...agentHandlers(services),
+    ...tunnelHandlers(services),
   };
   bindRoutes(app, handlers, services.auth);
   await installConsole(app, config.webDir);

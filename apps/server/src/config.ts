@@ -32,6 +32,7 @@ const EnvSchema = z.object({
   GATEHOUSE_WEB_DIR: optionalText,
   GATEHOUSE_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   GATEHOUSE_SECRET_KEY: optionalText,
+  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
   GATEHOUSE_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
 });
 
@@ -52,6 +53,8 @@ export interface Config {
   trustProxy: boolean;
   /** Key for secrets at rest; unset means the data folder's secret.key. */
   secretKey: string | undefined;
+  /** Redis for fanning socket events out across instances; unset keeps them in this process. */
+  redisUrl: string | undefined;
   /** How people reach the console, for links in mail; unset means http://HOST:PORT. */
   publicUrl: string | undefined;
 }
@@ -80,6 +83,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     webDir: e.GATEHOUSE_WEB_DIR ? path.resolve(e.GATEHOUSE_WEB_DIR) : defaultWebDir,
     trustProxy: e.GATEHOUSE_TRUST_PROXY === 'true',
     secretKey: e.GATEHOUSE_SECRET_KEY,
+    redisUrl: e.REDIS_URL,
     publicUrl: e.GATEHOUSE_PUBLIC_URL?.replace(/\/+$/, ''),
   };
 }

@@ -8,6 +8,7 @@ import { migrate } from './db/migrate.js';
 import { createLogger } from './lib/logger.js';
 import { loadSecretKey } from './lib/secret-box.js';
 import type { FirstAdminOutcome } from './modules/users/users.service.js';
+import { attachConsoleSockets } from './realtime/console-sockets.js';
 import { type Services, createServices } from './services.js';
 
 /** A running server and how to stop it. */
@@ -16,6 +17,8 @@ export interface RunningServer {
   url: string;
   services: Services;
   firstAdmin: FirstAdminOutcome;
+  /** socket.io for open consoles. */
+  io: Awaited<ReturnType<typeof attachConsoleSockets>>['io'];
   close(): Promise<void>;
 }
 
@@ -55,9 +58,18 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { database, services, releaseLock } = await prepareDatabase(config, options);
   const firstAdmin = await services.usersService.ensureFirstAdmin(config.adminEmail, config.adminPassword);
   const app = await buildApp(config, services);
+  services.hub.attach(app.server);
+  const sockets = await attachConsoleSockets(app.server, {
+    auth: services.auth,
+    hub: services.hub,
+    log: services.log,
+    redisUrl: config.redisUrl,
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    services.hub.close();
+    await sockets.close();
     await app.close();
     if (!options.database) await database.close();
     releaseLock?.();
@@ -74,8 +86,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`,
     services,
     firstAdmin,
+    io: sockets.io,
     async close() {
       clearInterval(purge);
+      services.hub.close();
+      await sockets.close();
       await app.close();
       if (!options.database) await database.close();
       releaseLock?.();

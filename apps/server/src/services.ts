@@ -2,6 +2,8 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from './db/client.js';
 import { SecretBox } from './lib/secret-box.js';
+import { AgentsRepository } from './modules/agents/agents.repository.js';
+import { AgentsService } from './modules/agents/agents.service.js';
 import { ApiKeysRepository } from './modules/apikeys/apikeys.repository.js';
 import { ApiKeysService } from './modules/apikeys/apikeys.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
@@ -19,12 +21,15 @@ import { SettingsRepository } from './modules/settings/settings.repository.js';
 import { SettingsService } from './modules/settings/settings.service.js';
 import { SshKeysRepository } from './modules/ssh-keys/ssh-keys.repository.js';
 import { SshKeysService } from './modules/ssh-keys/ssh-keys.service.js';
+import { TunnelsRepository } from './modules/tunnels/tunnels.repository.js';
+import { TunnelsService } from './modules/tunnels/tunnels.service.js';
 import { PasswordResetService } from './modules/users/password-reset.service.js';
 import { ResetTokensRepository } from './modules/users/reset-tokens.repository.js';
 import { UsersAdminRepository } from './modules/users/users-admin.repository.js';
 import { UsersAdminService } from './modules/users/users-admin.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
+import { AgentHub } from './realtime/agent-hub.js';
 
 /** The repositories and services of one server, wired over one database. */
 export type Services = ReturnType<typeof createServices>;
@@ -51,15 +56,22 @@ export function createServices(database: Database, options: ServiceOptions) {
   const tokens = new TokensRepository(db);
   const apiKeys = new ApiKeysRepository(db);
   const guard = new LoginGuardRepository(db);
+  const agents = new AgentsRepository(db);
+  const tunnels = new TunnelsRepository(db);
+  const box = new SecretBox(options.secretKey);
+  const hub = new AgentHub(agents, options.log);
   const security = new SecurityService(settingsRepository);
-  const settings = new SettingsService(settingsRepository, new SecretBox(options.secretKey));
+  const settings = new SettingsService(settingsRepository, box);
   const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute);
   const usersService = new UsersService(users, roles);
   const mail = new MailService(settings, path.join(options.dataDir, 'outbox'), options.log);
   return {
     database,
     log: options.log,
+    hub,
     repositories: {
+      agents,
+      tunnels,
       users,
       usersAdmin,
       roles,
@@ -93,5 +105,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     groups: new GroupsService(groups, usersAdmin),
     apiKeys: new ApiKeysService(apiKeys),
     sshKeys: new SshKeysService(new SshKeysRepository(db)),
+    agents: new AgentsService(agents, apiKeys, guard, hub, options.loginRatePerMinute),
+    tunnels: new TunnelsService(tunnels, agents, groups, usersAdmin, box),
   };
 }

@@ -3,3 +3,4 @@ export * from './permissions.js';
 export * from './route.js';
 export * from './routes/index.js';
 export * from './openapi.js';
+export * from './agent-protocol.js';

@@ -127,6 +127,10 @@ export const agents = pgTable('agents', {
   connected: boolean('connected').notNull().default(false),
   lastSeenAt: timestamp('last_seen_at', { withTimezone: true }),
   createdAt: createdAt(),
+  /** SHA-256 of the agent's own credential; gone when the agent is deleted. */
+  credentialHash: text('credential_hash').unique(),
+  config: jsonb('config'),
+  registeredWith: uuid('registered_with'),
 });
 
 /** Security groups: users and agents, and other groups nested inside. */
@@ -201,3 +205,33 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
 });
+
+/** Tunnel definitions: who may reach which port of which host, and how Gatehouse logs in there. */
+export const tunnelDefinitions = pgTable('tunnel_definitions', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  type: text('type').notNull(),
+  name: text('name').notNull(),
+  agentId: uuid('agent_id').notNull(),
+  port: integer('port').notNull(),
+  groupName: text('group_name'),
+  sshLogin: text('ssh_login'),
+  sshAuth: text('ssh_auth'),
+  /** The private key or password, sealed with the secret box; never answered. */
+  credentialSealed: text('credential_sealed'),
+  publicKey: text('public_key'),
+  allowPortForwarding: boolean('allow_port_forwarding').notNull().default(false),
+  createdAt: createdAt(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const tunnelDefinitionUsers = pgTable(
+  'tunnel_definition_users',
+  { definitionId: uuid('definition_id').notNull(), userId: uuid('user_id').notNull() },
+  (t) => [primaryKey({ columns: [t.definitionId, t.userId] })],
+);
+
+export const tunnelDefinitionAgents = pgTable(
+  'tunnel_definition_agents',
+  { definitionId: uuid('definition_id').notNull(), agentId: uuid('agent_id').notNull() },
+  (t) => [primaryKey({ columns: [t.definitionId, t.agentId] })],
+);

@@ -30,6 +30,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     trustProxy: false,
     secretKey: randomBytes(32).toString('hex'),
     publicUrl: 'http://console.example.test',
+    redisUrl: undefined,
     ...overrides,
   };
 }

@@ -23,12 +23,7 @@ export function CopyButton({ text, label }: { text: string; label?: string }) {
     else snackbar.error(t('shared.copyFailed'));
   };
   return (
-    <Button
-      variant="outlined"
-      startIcon={<ContentCopyOutlined />}
-      onClick={() => void copy()}
-      sx={{ flexShrink: 0 }}
-    >
+    <Button variant="outlined" startIcon={<ContentCopyOutlined />} onClick={() => void copy()} sx={{ flexShrink: 0 }}>
       {label ?? t('common.copy')}
     </Button>
   );

@@ -90,7 +90,9 @@ export function MemberList(props: MemberListProps) {
           </ListItem>
         ))}
       </List>
-      {shown.length === 0 ? <Typography sx={{ color: 'text.secondary', py: 1 }}>{t('common.noResults')}</Typography> : null}
+      {shown.length === 0 ? (
+        <Typography sx={{ color: 'text.secondary', py: 1 }}>{t('common.noResults')}</Typography>
+      ) : null}
     </Box>
   );
 }

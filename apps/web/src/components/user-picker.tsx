@@ -70,7 +70,11 @@ export function UserPicker({ label, value, onChange, exclude = [], disabled }: U
         );
       }}
       renderInput={(params) => (
-        <TextField {...params} label={label} placeholder={value.length === 0 ? t('shared.userPicker.placeholder') : ''} />
+        <TextField
+          {...params}
+          label={label}
+          placeholder={value.length === 0 ? t('shared.userPicker.placeholder') : ''}
+        />
       )}
       sx={{ flex: 1, minWidth: 240 }}
     />

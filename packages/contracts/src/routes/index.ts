@@ -1,10 +1,12 @@
 import type { RouteContract } from '../route.js';
+import * as agents from './agents.js';
 import * as apikeys from './apikeys.js';
 import * as auth from './auth.js';
 import * as groups from './groups.js';
 import * as roles from './roles.js';
 import * as settings from './settings.js';
 import * as system from './system.js';
+import * as tunnels from './tunnels.js';
 import * as users from './users.js';
 
 /** Every route of the API, by name. A route the server serves but this table lacks is a bug. */
@@ -56,6 +58,18 @@ export const routes = {
   getSettings: settings.getSettings,
   saveSettings: settings.saveSettings,
   publicSettings: settings.publicSettings,
+  listAgents: agents.listAgents,
+  getAgentConfig: agents.getAgentConfig,
+  saveAgentConfig: agents.saveAgentConfig,
+  deleteAgent: agents.deleteAgent,
+  registerAgent: agents.registerAgent,
+  listTunnels: tunnels.listTunnels,
+  listAllTunnels: tunnels.listAllTunnels,
+  createTunnel: tunnels.createTunnel,
+  updateTunnel: tunnels.updateTunnel,
+  deleteTunnel: tunnels.deleteTunnel,
+  setTunnelUsers: tunnels.setTunnelUsers,
+  setTunnelAgents: tunnels.setTunnelAgents,
 } as const satisfies Record<string, RouteContract>;
 
 export type Routes = typeof routes;
@@ -64,6 +78,7 @@ export type RouteName = keyof Routes;
 /** The route table as a list, for binding, the OpenAPI document and the authorization matrix. */
 export const routeList: readonly RouteContract[] = Object.values(routes);
 
+export * from './agents.js';
 export * from './apikeys.js';
 export * from './auth.js';
 export * from './common.js';
@@ -71,4 +86,5 @@ export * from './groups.js';
 export * from './roles.js';
 export * from './settings.js';
 export * from './system.js';
+export * from './tunnels.js';
 export * from './users.js';

@@ -38,6 +38,11 @@ export class ApiKeysRepository {
     return (await this.db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).limit(1))[0];
   }
 
+  /** Records that a key was just used. */
+  async touch(uuid: string): Promise<void> {
+    await this.db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.uuid, uuid));
+  }
+
   /** How many keys exist. */
   async count(): Promise<number> {
     return (await this.db.select({ n: count() }).from(apiKeys))[0]?.n ?? 0;

@@ -76,6 +76,12 @@ export class UsersAdminRepository {
     return this.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails));
   }
 
+  /** Which of these user ids exist. */
+  async existingIds(ids: string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    return (await this.db.select({ id: users.id }).from(users).where(inArray(users.id, ids))).map((u) => u.id);
+  }
+
   /** Deletes a user unless they are the last holder of the role given; answers false when refused. */
   async deleteKeepingHolder(userId: string, protectedRole: string): Promise<'deleted' | 'last-holder'> {
     return this.db.transaction(async (tx) => {

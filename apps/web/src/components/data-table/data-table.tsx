@@ -76,7 +76,8 @@ export function DataTable<R extends GridValidRowModel>(props: DataTableProps<R>)
         onCellKeyDown={(params, event) => {
           if (event.key !== 'Enter' || params.field === 'actions' || !onOpenRow) return;
           event.preventDefault();
-          onOpenRow(params.row);
+          // The grid types its events' rows loosely; they are this table's rows.
+          onOpenRow(params.row as R);
         }}
         sx={{
           bgcolor: 'background.paper',

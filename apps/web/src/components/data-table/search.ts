@@ -1,11 +1,6 @@
 /** Lower case without accents, with runs of white space made one, for matching typed searches. */
 export function normaliseSearch(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/\s+/g, ' ')
-    .trim();
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\s+/g, ' ').trim();
 }
 
 /** True when every word of the query occurs in at least one of the texts (an empty query matches). */

@@ -21,6 +21,10 @@ describe('permission areas', () => {
   });
 
   it('sorts by area and keeps the order inside an area', () => {
-    expect(sortByArea(['modify-role', 'list-host', 'create-role'])).toEqual(['list-host', 'modify-role', 'create-role']);
+    expect(sortByArea(['modify-role', 'list-host', 'create-role'])).toEqual([
+      'list-host',
+      'modify-role',
+      'create-role',
+    ]);
   });
 });

@@ -1,7 +1,16 @@
 import type { Permission } from '@gatehouse/contracts';
 
 /** Parts of the console permissions belong to, in the order pickers list them. */
-export const PERMISSION_AREAS = ['sessions', 'agents', 'tunnels', 'identity', 'roles', 'keys', 'system', 'other'] as const;
+export const PERMISSION_AREAS = [
+  'sessions',
+  'agents',
+  'tunnels',
+  'identity',
+  'roles',
+  'keys',
+  'system',
+  'other',
+] as const;
 
 /** One area; 'other' holds a permission this console does not know yet. */
 export type PermissionArea = (typeof PERMISSION_AREAS)[number];

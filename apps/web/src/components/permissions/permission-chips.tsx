@@ -23,12 +23,7 @@ export function PermissionChips({ permissions, all }: PermissionChipsProps) {
       {sortByArea(permissions).map((permission) => (
         <li key={permission}>
           <Tooltip describeChild title={t(`shared.permissionInfo.${permission}`, { defaultValue: '' })}>
-            <Chip
-              size="small"
-              variant="outlined"
-              label={permission}
-              sx={{ fontFamily: 'monospace' }}
-            />
+            <Chip size="small" variant="outlined" label={permission} sx={{ fontFamily: 'monospace' }} />
           </Tooltip>
         </li>
       ))}

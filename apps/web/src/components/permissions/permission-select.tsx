@@ -48,7 +48,13 @@ export function PermissionSelect(props: PermissionSelectProps) {
         const { key, ...rest } = optionProps;
         return (
           <Box component="li" key={key} {...rest} sx={{ gap: 1, alignItems: 'flex-start !important' }}>
-            <Checkbox size="small" checked={selected} tabIndex={-1} sx={{ p: 0.25 }} slotProps={{ input: { 'aria-hidden': true } }} />
+            <Checkbox
+              size="small"
+              checked={selected}
+              tabIndex={-1}
+              sx={{ p: 0.25 }}
+              slotProps={{ input: { 'aria-hidden': true } }}
+            />
             <Box>
               <Typography variant="body2" sx={{ fontFamily: 'monospace' }}>
                 {permission}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canChangePassword, validateChangePassword, validateSignIn } from './validation';
+import { canChangePassword, validateChangePassword, validateSignIn, validateSignUp } from './validation';
 
 describe('validateSignIn', () => {
   it('requires email and password', () => {
@@ -32,5 +32,21 @@ describe('validateChangePassword', () => {
       'changePassword.mismatch',
     );
     expect(canChangePassword({ ...valid, newPasswordConfirm: 'new-secret-2' })).toBe(false);
+  });
+});
+
+describe('validateSignUp', () => {
+  const valid = { email: 'new@example.test', name: 'New Person', password: 'long-enough-1' };
+
+  it('accepts a complete form', () => {
+    expect(validateSignUp(valid)).toEqual({});
+  });
+
+  it('needs a well-formed email, a name and 8 characters of password', () => {
+    expect(validateSignUp({ email: 'nope', name: ' ', password: 'short' })).toEqual({
+      email: 'validation.emailFormat',
+      name: 'authFlows.signUp.nameRequired',
+      password: 'changePassword.tooShort',
+    });
   });
 });

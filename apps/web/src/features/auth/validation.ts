@@ -1,7 +1,6 @@
 import { MIN_PASSWORD_LENGTH } from '@gatehouse/contracts';
 import { isValidEmail } from '../../lib/email';
 
-
 /** Message ids of the sign-in form's field errors (spec §5 generic messages). */
 export interface SignInErrors {
   email?: 'validation.emailRequired' | 'validation.emailFormat';

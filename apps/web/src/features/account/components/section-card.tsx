@@ -10,7 +10,12 @@ export function SectionCard(props: { icon: IconComponent; title: string; action?
   const headingId = useId();
   const Icon = props.icon;
   return (
-    <Paper component="section" variant="outlined" aria-labelledby={headingId} sx={{ p: { xs: 2, md: 3 }, height: '100%' }}>
+    <Paper
+      component="section"
+      variant="outlined"
+      aria-labelledby={headingId}
+      sx={{ p: { xs: 2, md: 3 }, height: '100%' }}
+    >
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 2, flexWrap: 'wrap' }}>
         <Icon sx={{ color: 'primary.main' }} aria-hidden />
         <Typography id={headingId} variant="h3" component="h2" sx={{ flex: 1 }}>

@@ -45,7 +45,14 @@ export function SshKeysCard({ email }: { email: string }) {
         <Box
           component="code"
           dir="ltr"
-          sx={{ fontFamily: 'monospace', bgcolor: 'action.hover', px: 0.75, py: 0.25, borderRadius: 1, unicodeBidi: 'isolate' }}
+          sx={{
+            fontFamily: 'monospace',
+            bgcolor: 'action.hover',
+            px: 0.75,
+            py: 0.25,
+            borderRadius: 1,
+            unicodeBidi: 'isolate',
+          }}
         >
           {command}
         </Box>
@@ -60,7 +67,10 @@ export function SshKeysCard({ email }: { email: string }) {
       <ConfirmDialog
         open={deleting !== null}
         title={t('account.keys.deleteTitle')}
-        message={t('account.keys.deleteMessage', { name: deleting?.name ?? '', fingerprint: deleting?.fingerprint ?? '' })}
+        message={t('account.keys.deleteMessage', {
+          name: deleting?.name ?? '',
+          fingerprint: deleting?.fingerprint ?? '',
+        })}
         confirmLabel={t('common.delete')}
         destructive
         busy={remove.isPending}

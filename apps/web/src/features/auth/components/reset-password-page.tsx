@@ -24,8 +24,7 @@ export function ResetPasswordPage() {
   const [values, setValues] = useState({ password: '', confirm: '' });
   const [submitted, setSubmitted] = useState(false);
   const errors = validateNewPassword(values.password, values.confirm);
-  const show = (field: 'password' | 'confirm') =>
-    submitted || values[field] !== '' ? errors[field] : undefined;
+  const show = (field: 'password' | 'confirm') => (submitted || values[field] !== '' ? errors[field] : undefined);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();

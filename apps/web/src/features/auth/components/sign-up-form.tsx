@@ -54,13 +54,7 @@ export function SignUpForm() {
             {errorText(signUp.error, t('message.somethingWentWrong'))}
           </Alert>
         ) : null}
-        <TextField
-          label={t('auth.signIn.email')}
-          type="email"
-          autoComplete="username"
-          autoFocus
-          {...field('email')}
-        />
+        <TextField label={t('auth.signIn.email')} type="email" autoComplete="username" autoFocus {...field('email')} />
         <TextField label={t('authFlows.signUp.name')} autoComplete="name" {...field('name')} />
         <PasswordField
           label={t('auth.signIn.password')}

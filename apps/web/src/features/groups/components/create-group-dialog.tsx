@@ -45,7 +45,13 @@ export function CreateGroupDialog(props: { open: boolean; onClose: () => void; o
   };
 
   return (
-    <Dialog open={props.open} onClose={mutation.isPending ? undefined : close} aria-labelledby={titleId} fullWidth maxWidth="xs">
+    <Dialog
+      open={props.open}
+      onClose={mutation.isPending ? undefined : close}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="xs"
+    >
       <form noValidate onSubmit={submit}>
         <DialogTitle id={titleId}>{t('groups.createDialog.title')}</DialogTitle>
         <DialogContent>
@@ -56,7 +62,11 @@ export function CreateGroupDialog(props: { open: boolean; onClose: () => void; o
             onChange={(event) => setName(event.target.value)}
             onBlur={() => setTouched(true)}
             error={touched && problem !== null}
-            helperText={touched && problem ? t(`groups.createDialog.nameProblems.${problem}`) : t('groups.createDialog.nameHelper')}
+            helperText={
+              touched && problem
+                ? t(`groups.createDialog.nameProblems.${problem}`)
+                : t('groups.createDialog.nameHelper')
+            }
             autoFocus
             fullWidth
             slotProps={{ htmlInput: { maxLength: 80, 'aria-required': true } }}

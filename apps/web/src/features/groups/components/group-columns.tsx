@@ -16,7 +16,7 @@ export interface GroupColumnActions {
 
 /** The groups grid's columns: name, direct member counts, creation time and actions. */
 export function useGroupColumns({ onOpen, onDelete }: GroupColumnActions): GridColDef<GroupItem>[] {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   return useMemo<GridColDef<GroupItem>[]>(
     () => [
       {
@@ -25,7 +25,13 @@ export function useGroupColumns({ onOpen, onDelete }: GroupColumnActions): GridC
         flex: 2,
         minWidth: 180,
         renderCell: ({ row, tabIndex }) => (
-          <Link component="button" type="button" tabIndex={tabIndex} onClick={() => onOpen(row)} sx={{ fontWeight: 500 }}>
+          <Link
+            component="button"
+            type="button"
+            tabIndex={tabIndex}
+            onClick={() => onOpen(row)}
+            sx={{ fontWeight: 500 }}
+          >
             {row.name}
           </Link>
         ),
@@ -86,7 +92,7 @@ export function useGroupColumns({ onOpen, onDelete }: GroupColumnActions): GridC
         ],
       },
     ],
-    // The language is a dependency so dates are formatted again after a switch.
-    [t, i18n.language, onOpen, onDelete],
+    // t changes with the language, so dates are formatted again after a switch.
+    [t, onOpen, onDelete],
   );
 }

@@ -53,7 +53,13 @@ export function CreateRoleDialog({ open, onClose }: { open: boolean; onClose: ()
   };
 
   return (
-    <Dialog open={open} onClose={mutation.isPending ? undefined : close} aria-labelledby={titleId} fullWidth maxWidth="sm">
+    <Dialog
+      open={open}
+      onClose={mutation.isPending ? undefined : close}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="sm"
+    >
       <form noValidate onSubmit={submit}>
         <DialogTitle id={titleId}>{t('roles.createDialog.title')}</DialogTitle>
         <DialogContent>
@@ -64,7 +70,11 @@ export function CreateRoleDialog({ open, onClose }: { open: boolean; onClose: ()
               onChange={(event) => setName(event.target.value)}
               onBlur={() => setTouched(true)}
               error={touched && problem !== null}
-              helperText={touched && problem ? t(`roles.createDialog.nameProblems.${problem}`) : t('roles.createDialog.nameHelper')}
+              helperText={
+                touched && problem
+                  ? t(`roles.createDialog.nameProblems.${problem}`)
+                  : t('roles.createDialog.nameHelper')
+              }
               autoFocus
               fullWidth
               slotProps={{ htmlInput: { maxLength: 80, 'aria-required': true } }}

@@ -27,7 +27,13 @@ export function useRoleColumns({ onOpen, onDelete }: RoleColumnActions): GridCol
         flex: 1,
         minWidth: 150,
         renderCell: ({ row, tabIndex }) => (
-          <Link component="button" type="button" tabIndex={tabIndex} onClick={() => onOpen(row)} sx={{ fontWeight: 500 }}>
+          <Link
+            component="button"
+            type="button"
+            tabIndex={tabIndex}
+            onClick={() => onOpen(row)}
+            sx={{ fontWeight: 500 }}
+          >
             {row.name}
           </Link>
         ),
@@ -48,7 +54,11 @@ export function useRoleColumns({ onOpen, onDelete }: RoleColumnActions): GridCol
         width: 120,
         valueGetter: (_value, row) => (row.builtin ? t('roles.builtin') : t('roles.custom')),
         renderCell: ({ row }) =>
-          row.builtin ? <Chip size="small" color="info" variant="outlined" label={t('roles.builtin')} /> : t('roles.custom'),
+          row.builtin ? (
+            <Chip size="small" color="info" variant="outlined" label={t('roles.builtin')} />
+          ) : (
+            t('roles.custom')
+          ),
       },
       {
         field: 'actions',

@@ -6,7 +6,6 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
-import Divider from '@mui/material/Divider';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -24,14 +23,22 @@ export interface RoleRights {
 }
 
 /** One role: its permissions and holders, each editable for those allowed. */
-export function RoleDetailDialog({ name, rights, onClose }: { name: string | null; rights: RoleRights; onClose: () => void }) {
+export function RoleDetailDialog({
+  name,
+  rights,
+  onClose,
+}: {
+  name: string | null;
+  rights: RoleRights;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const titleId = useId();
   const role = useRole(name);
   const detail = role.data?.role;
 
   return (
-    <Dialog open={name !== null} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="md">
+    <Dialog open={name !== null} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="lg">
       <DialogTitle id={titleId} sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
         {t('roles.detail.title', { name: name ?? '' })}
         {detail?.builtin ? <Chip size="small" color="info" variant="outlined" label={t('roles.builtin')} /> : null}
@@ -44,14 +51,13 @@ export function RoleDetailDialog({ name, rights, onClose }: { name: string | nul
           </Box>
         ) : null}
         {detail ? (
-          <Box sx={{ display: 'grid', gap: 3 }}>
+          <Box sx={{ display: 'grid', gap: { xs: 3, md: 4 }, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
             <section aria-labelledby={`${titleId}-permissions`}>
               <Typography id={`${titleId}-permissions`} variant="h4" component="h3" sx={{ mb: 1.5 }}>
                 {t('roles.detail.permissions')}
               </Typography>
               <RolePermissionsEditor role={detail} canModify={rights.canModify} />
             </section>
-            <Divider />
             <section aria-labelledby={`${titleId}-holders`}>
               <Typography id={`${titleId}-holders`} variant="h4" component="h3" sx={{ mb: 1.5 }}>
                 {t('roles.detail.holders', { total: detail.users.length })}

@@ -45,7 +45,12 @@ export function RoleHolders({ role, canAssign }: { role: RoleDetail; canAssign: 
     <Stack spacing={2}>
       {canAssign ? (
         <Box sx={{ display: 'flex', gap: 1.5, alignItems: 'flex-start', flexWrap: 'wrap' }}>
-          <UserPicker label={t('roles.detail.usersToAssign')} value={picked} onChange={setPicked} exclude={role.users} />
+          <UserPicker
+            label={t('roles.detail.usersToAssign')}
+            value={picked}
+            onChange={setPicked}
+            exclude={role.users}
+          />
           <Button
             variant="contained"
             onClick={give}

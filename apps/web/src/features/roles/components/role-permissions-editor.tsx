@@ -46,10 +46,16 @@ export function RolePermissionsEditor({ role, canModify }: { role: RoleDetail; c
     onError: (error: unknown) => snackbar.error(errorText(error)),
   };
   const addPicked = () =>
-    add.mutate({ role: role.name, permissions: picked }, { ...handlers, onSuccess: () => {
-      setPicked([]);
-      handlers.onSuccess();
-    } });
+    add.mutate(
+      { role: role.name, permissions: picked },
+      {
+        ...handlers,
+        onSuccess: () => {
+          setPicked([]);
+          handlers.onSuccess();
+        },
+      },
+    );
   const offered = (catalogue.data?.permissions ?? []).filter((p) => !role.permissions.includes(p));
 
   return (
@@ -63,7 +69,9 @@ export function RolePermissionsEditor({ role, canModify }: { role: RoleDetail; c
           secondary: t(`shared.permissionInfo.${p}`, { defaultValue: '' }),
         }))}
         emptyText={t('roles.detail.noPermissions')}
-        onRemove={canModify ? (item) => remove.mutate({ role: role.name, permissions: [item.id] }, handlers) : undefined}
+        onRemove={
+          canModify ? (item) => remove.mutate({ role: role.name, permissions: [item.id] }, handlers) : undefined
+        }
         removeLabel={(item) => t('roles.detail.removePermission', { permission: item.id, name: role.name })}
         busy={busy}
       />
@@ -79,7 +87,13 @@ export function RolePermissionsEditor({ role, canModify }: { role: RoleDetail; c
               helperText={t('roles.grantHint')}
             />
           </Box>
-          <Button variant="contained" onClick={addPicked} disabled={picked.length === 0 || busy} loading={add.isPending} sx={{ mt: 1 }}>
+          <Button
+            variant="contained"
+            onClick={addPicked}
+            disabled={picked.length === 0 || busy}
+            loading={add.isPending}
+            sx={{ mt: 1 }}
+          >
             {t('roles.detail.addPermissions')}
           </Button>
         </Box>

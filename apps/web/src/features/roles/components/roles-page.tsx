@@ -26,7 +26,10 @@ export function RolesPage() {
   const { user } = useSession();
   const roles = useRoles();
   const canCreate = hasPermission(user, ['create-role']);
-  const rights = { canModify: hasPermission(user, ['modify-role']), canAssign: hasPermission(user, ['modify-user-role']) };
+  const rights = {
+    canModify: hasPermission(user, ['modify-role']),
+    canAssign: hasPermission(user, ['modify-user-role']),
+  };
   const [creating, setCreating] = useState(false);
   const [openName, setOpenName] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<RoleItem | null>(null);

@@ -7,17 +7,27 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { errorText } from '../../../lib/api-error';
-import { useRoleNames } from '../api/role-names';
+import { useSession } from '../../../lib/use-session';
+import { useGrantableRoleNames } from '../api/grantable-roles';
 import { useAddUserRole } from '../api/add-user-role';
 
 /**
- * Gives the user a role: a picker of the role names for holders of list-user-role, otherwise a
- * free text field (the server checks the name).
+ * Gives the user a role: a picker of the roles the caller may give, for holders of list-user-role;
+ * otherwise a free text field (the server checks the name and the grant).
  */
-export function AddRoleForm({ email, held, canPickRoles }: { email: string; held: readonly string[]; canPickRoles: boolean }) {
+export function AddRoleForm({
+  email,
+  held,
+  canPickRoles,
+}: {
+  email: string;
+  held: readonly string[];
+  canPickRoles: boolean;
+}) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
-  const names = useRoleNames(canPickRoles);
+  const { user } = useSession();
+  const names = useGrantableRoleNames(canPickRoles, user?.effectivePermissions ?? []);
   const add = useAddUserRole(email);
   const [role, setRole] = useState('');
   const options = (names.data ?? []).filter((name) => !held.includes(name));

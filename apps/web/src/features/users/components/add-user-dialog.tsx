@@ -72,7 +72,13 @@ export function AddUserDialog({ open, onClose }: { open: boolean; onClose: () =>
   };
 
   return (
-    <Dialog open={open} onClose={create.isPending ? undefined : close} aria-labelledby={titleId} fullWidth maxWidth="xs">
+    <Dialog
+      open={open}
+      onClose={create.isPending ? undefined : close}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="xs"
+    >
       <form noValidate onSubmit={submit}>
         <DialogTitle id={titleId}>{t('users.add.title')}</DialogTitle>
         <DialogContent>

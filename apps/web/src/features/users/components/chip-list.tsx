@@ -6,7 +6,15 @@ import Typography from '@mui/material/Typography';
 const SHOWN = 3;
 
 /** Names as small chips; past three, a "+n" chip whose tooltip names the rest. */
-export function ChipList({ names, emptyLabel, color }: { names: readonly string[]; emptyLabel: string; color?: 'primary' }) {
+export function ChipList({
+  names,
+  emptyLabel,
+  color,
+}: {
+  names: readonly string[];
+  emptyLabel: string;
+  color?: 'primary';
+}) {
   if (names.length === 0) {
     return (
       <Typography variant="body2" component="span" sx={{ color: 'text.disabled' }}>
@@ -16,7 +24,10 @@ export function ChipList({ names, emptyLabel, color }: { names: readonly string[
   }
   const rest = names.slice(SHOWN);
   return (
-    <Box component="span" sx={{ display: 'flex', gap: 0.5, flexWrap: 'nowrap', overflow: 'hidden', alignItems: 'center' }}>
+    <Box
+      component="span"
+      sx={{ display: 'flex', gap: 0.5, flexWrap: 'nowrap', overflow: 'hidden', alignItems: 'center' }}
+    >
       {names.slice(0, SHOWN).map((name) => (
         <Chip key={name} label={name} size="small" variant="outlined" color={color ?? 'default'} />
       ))}

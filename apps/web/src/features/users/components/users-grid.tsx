@@ -52,11 +52,12 @@ export function UsersGrid(props: UsersGridProps) {
       {
         field: 'email',
         headerName: t('users.columns.email'),
-        flex: 1.3,
+        flex: 1.8,
         minWidth: 240,
         renderCell: ({ row }) => (
           <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-            <Box component="span" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+            {/* An address reads left to right in every language; its start stays visible when cut. */}
+            <Box component="span" dir="ltr" title={row.email} sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
               {row.email}
             </Box>
             {row.email === me ? <Chip label={t('users.you')} size="small" color="primary" /> : null}
@@ -82,37 +83,46 @@ export function UsersGrid(props: UsersGridProps) {
         field: 'groups',
         headerName: t('users.columns.groups'),
         sortable: false,
-        flex: 1,
+        flex: 0.9,
         minWidth: 160,
         renderCell: ({ row }) => <ChipList names={row.groups} emptyLabel={t('users.none')} />,
       },
       {
         field: 'created_at',
         headerName: t('users.columns.created'),
-        width: 170,
+        width: 160,
         valueFormatter: (value: string) => formatDateTime(value),
       },
     ];
     if (!anyAction) return list;
     const item = (action: UserAction, email: string, label: string, icon: ReactElement) => (
-      <GridActionsCellItem key={action} icon={icon} label={label} title={label} onClick={() => onAction(action, email)} />
+      <GridActionsCellItem
+        key={action}
+        icon={icon}
+        label={label}
+        title={label}
+        onClick={() => onAction(action, email)}
+      />
     );
     list.push({
       field: 'actions',
       type: 'actions',
       headerName: t('users.columns.actions'),
-      width: 140,
+      width: 130,
       getActions: ({ row }) => [
-        ...(allowed.roles ? [item('roles', row.email, t('users.actions.roles', { email: row.email }), <ManageAccountsOutlined />)] : []),
-        ...(allowed.reset ? [item('reset', row.email, t('users.actions.reset', { email: row.email }), <LockResetOutlined />)] : []),
+        ...(allowed.roles
+          ? [item('roles', row.email, t('users.actions.roles', { email: row.email }), <ManageAccountsOutlined />)]
+          : []),
+        ...(allowed.reset
+          ? [item('reset', row.email, t('users.actions.reset', { email: row.email }), <LockResetOutlined />)]
+          : []),
         ...(allowed.delete && row.email !== me
           ? [item('delete', row.email, t('users.actions.delete', { email: row.email }), <DeleteOutlined />)]
           : []),
       ],
     });
     return list;
-    // The language is a dependency: column titles are translated.
-  }, [t, i18n.language, me, allowed, anyAction, onAction]);
+  }, [t, me, allowed, anyAction, onAction]);
 
   return (
     <DataGrid

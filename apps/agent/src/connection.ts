@@ -1,0 +1,169 @@
+import {
+  AGENT_CONNECT_PATH,
+  AGENT_CREDENTIAL_HEADER,
+  AGENT_ID_HEADER,
+  AGENT_PING_MS,
+  type AgentToServer,
+  type HostConfig,
+  ServerToAgent,
+} from '@gatehouse/contracts';
+import { type MuxLink, type MuxStream, decodeData, encodeData } from '@gatehouse/tunnel';
+import WebSocket from 'ws';
+import type { Log } from './log.js';
+import { openLocal } from './relay.js';
+import type { Identity, StateDir } from './state.js';
+
+/** The server no longer knows this agent's credential: it was deleted in the console. */
+export class CredentialRevoked extends Error {}
+
+const MAX_BACKOFF_MS = 30_000;
+
+/** Capped exponential backoff with full jitter: about 1 s, 2 s, 4 s … never more than 30 s. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+  const cap = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempt, 10));
+  return Math.round(cap / 2 + (random() * cap) / 2);
+}
+
+/** Keeps the agent's WebSocket to the server: reconnects, applies config, relays streams. */
+export class AgentConnection {
+  private whitelist: readonly number[] = [];
+  private readonly streams = new Map<number, MuxStream>();
+  private attempt = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly identity: Identity,
+    private readonly hello: { hostname: string; os: 1 | 2 | 3; version: string },
+    private readonly state: StateDir,
+    private readonly log: Log,
+  ) {
+    const saved = state.config();
+    if (saved) this.apply(saved, false);
+  }
+
+  /** Runs until the credential is revoked (rejects with CredentialRevoked) or stop() is called. */
+  run(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const loop = () => {
+        if (this.stopped) return resolve();
+        this.connectOnce().then(
+          () => {
+            if (this.stopped) return resolve();
+            const delay = backoffDelay(this.attempt);
+            this.attempt += 1;
+            this.log.notice(`disconnected; reconnecting in ${(delay / 1000).toFixed(1)} s`);
+            setTimeout(loop, delay);
+          },
+          (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
+        );
+      };
+      loop();
+    });
+  }
+
+  /** Stops reconnecting. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  private apply(config: HostConfig, save = true): void {
+    this.whitelist = config.whitelist;
+    this.log.setLevel(config.loglevel);
+    if (save) this.state.saveConfig(config);
+  }
+
+  /** One connection; resolves when it ends for a reason worth retrying. */
+  private connectOnce(): Promise<void> {
+    const url = `${this.identity.server.replace(/^http/, 'ws')}${AGENT_CONNECT_PATH}`;
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, {
+        headers: { [AGENT_ID_HEADER]: this.identity.id, [AGENT_CREDENTIAL_HEADER]: this.identity.credential },
+        handshakeTimeout: 15_000,
+        maxPayload: 2 * 1024 * 1024,
+      });
+      let watchdog: NodeJS.Timeout | undefined;
+      const alive = () => {
+        clearTimeout(watchdog);
+        // No ping from the server for three intervals: the link is dead even if TCP says otherwise.
+        watchdog = setTimeout(() => ws.terminate(), AGENT_PING_MS * 3);
+      };
+      const send = (message: AgentToServer) => ws.send(JSON.stringify(message));
+      const link: MuxLink = {
+        sendData: (stream, data) => ws.send(encodeData(stream, data)),
+        sendAck: (stream, bytes) => send({ t: 'ack', stream, bytes }),
+        sendEnd: (stream) => {
+        if (ws.readyState === WebSocket.OPEN) send({ t: 'end', stream });
+      },
+      sendClose: (stream) => {
+          this.streams.delete(stream);
+          if (ws.readyState === WebSocket.OPEN) send({ t: 'close', stream });
+        },
+      };
+      ws.on('unexpected-response', (_req, res) => {
+        if (res.statusCode === 401) {
+          reject(new CredentialRevoked('The server no longer accepts this agent’s credential: the host was deleted.'));
+        } else {
+          this.log.warn(`server answered HTTP ${res.statusCode} to the connection`);
+          resolve();
+        }
+        res.resume();
+      });
+      ws.on('open', () => {
+        this.attempt = 0;
+        alive();
+        this.log.notice(`connected to ${this.identity.server} as ${this.hello.hostname}`);
+        send({ t: 'hello', ...this.hello });
+      });
+      ws.on('ping', alive);
+      ws.on('message', (data: Buffer, isBinary: boolean) => {
+        if (isBinary) {
+          const frame = decodeData(data);
+          if (frame) this.streams.get(frame.stream)?.receive(frame.data);
+          return;
+        }
+        this.handle(data.toString('utf8'), send, link);
+      });
+      ws.on('error', (error) => this.log.warn(`connection error: ${error.message}`));
+      ws.on('close', () => {
+        clearTimeout(watchdog);
+        for (const stream of this.streams.values()) stream.destroy();
+        this.streams.clear();
+        resolve();
+      });
+    });
+  }
+
+  private handle(text: string, send: (m: AgentToServer) => void, link: MuxLink): void {
+    let parsed: ServerToAgent;
+    try {
+      parsed = ServerToAgent.parse(JSON.parse(text));
+    } catch {
+      this.log.warn('ignored a malformed message from the server');
+      return;
+    }
+    switch (parsed.t) {
+      case 'config':
+        this.apply(parsed.config);
+        this.log.info(`applied config: loglevel ${parsed.config.loglevel}, whitelist [${parsed.config.whitelist.join(', ')}]`);
+        send({ t: 'config-applied', config: parsed.config });
+        break;
+      case 'open': {
+        const { stream, port } = parsed;
+        void openLocal(stream, port, this.whitelist, link, this.log, (mux) => this.streams.set(stream, mux)).then((reason) =>
+          send(reason ? { t: 'refused', stream, reason } : { t: 'opened', stream }),
+        );
+        break;
+      }
+      case 'end':
+        this.streams.get(parsed.stream)?.peerEnded();
+        break;
+      case 'close':
+        this.streams.get(parsed.stream)?.peerClosed();
+        this.streams.delete(parsed.stream);
+        break;
+      case 'ack':
+        this.streams.get(parsed.stream)?.acknowledge(parsed.bytes);
+        break;
+    }
+  }
+}

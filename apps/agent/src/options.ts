@@ -1,0 +1,48 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/** What the agent runs with: flags first, then environment variables. */
+export interface AgentOptions {
+  server: string;
+  key: string | undefined;
+  stateDir: string;
+  hostname: string;
+}
+
+export const USAGE = `Usage: gatehouse-agent --server URL [--key REGISTRATION_KEY] [--state-dir DIR]
+
+  --server URL        the Gatehouse server, such as https://gatehouse.example.com   (GATEHOUSE_SERVER)
+  --key KEY           registration key from the console's Keys screen; needed once  (GATEHOUSE_REGISTRATION_KEY)
+  --state-dir DIR     where the agent keeps its identity and applied config         (GATEHOUSE_AGENT_STATE_DIR)
+                      default: ~/.gatehouse-agent
+  --hostname NAME     name to report instead of this machine's hostname            (GATEHOUSE_AGENT_HOSTNAME)`;
+
+/** Reads the options; answers an error text when they are unusable. */
+export function readOptions(argv: string[], env: NodeJS.ProcessEnv): AgentOptions | { error: string } | 'help' {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i += 1) {
+    const arg = argv[i] ?? '';
+    if (arg === '--help' || arg === '-h') return 'help';
+    const match = /^--(server|key|state-dir|hostname)(?:=(.*))?$/.exec(arg);
+    if (!match?.[1]) return { error: `Unknown argument ${arg}` };
+    const value = match[2] ?? argv[(i += 1)];
+    if (value === undefined || value === '') return { error: `--${match[1]} needs a value` };
+    flags.set(match[1], value);
+  }
+  const server = flags.get('server') ?? env.GATEHOUSE_SERVER;
+  if (!server) return { error: 'Say which server to join: --server URL (or GATEHOUSE_SERVER).' };
+  if (!/^https?:\/\/[^\s/]+/.test(server)) return { error: `--server must be an http:// or https:// URL, not ${server}` };
+  return {
+    server: server.replace(/\/+$/, ''),
+    key: flags.get('key') ?? env.GATEHOUSE_REGISTRATION_KEY,
+    stateDir: path.resolve(flags.get('state-dir') ?? env.GATEHOUSE_AGENT_STATE_DIR ?? path.join(os.homedir(), '.gatehouse-agent')),
+    hostname: flags.get('hostname') ?? env.GATEHOUSE_AGENT_HOSTNAME ?? os.hostname(),
+  };
+}
+
+/** The OS code of spec §3: Linux 1, Windows 2, MacOS 3. */
+export function osCode(platform: NodeJS.Platform = process.platform): 1 | 2 | 3 {
+  if (platform === 'win32') return 2;
+  if (platform === 'darwin') return 3;
+  return 1;
+}

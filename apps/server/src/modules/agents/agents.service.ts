@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { type Agent, HostConfig, defaultHostConfig } from '@gatehouse/contracts';
+import type { z } from 'zod';
+import { HttpError } from '../../http/errors.js';
+import type { AgentHub } from '../../realtime/agent-hub.js';
+import type { ApiKeysRepository } from '../apikeys/apikeys.repository.js';
+import type { LoginGuardRepository } from '../auth/login-guard.repository.js';
+import { hashToken } from '../auth/tokens.js';
+import type { AgentsRepository } from './agents.repository.js';
+
+type AgentRow = NonNullable<Awaited<ReturnType<AgentsRepository['find']>>>;
+
+/** The stored config, or the defaults of spec §9 for the host's OS. */
+export function configOf(row: { os: number; config: unknown }): HostConfig {
+  const parsed = HostConfig.safeParse(row.config);
+  return parsed.success ? parsed.data : defaultHostConfig(row.os);
+}
+
+function toAgent(row: AgentRow): z.infer<typeof Agent> {
+  return {
+    id: row.id,
+    hostname: row.hostname,
+    os: (row.os === 2 || row.os === 3 ? row.os : 1) as 1 | 2 | 3,
+    version: row.version,
+    connected: row.connected,
+    last_seen: row.lastSeenAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+    config: configOf(row),
+  };
+}
+
+/** Enrolment, listing, configuration and removal of agents. */
+export class AgentsService {
+  constructor(
+    private readonly agents: AgentsRepository,
+    private readonly keys: ApiKeysRepository,
+    private readonly guard: LoginGuardRepository,
+    private readonly hub: AgentHub,
+    private readonly ratePerMinute: number,
+  ) {}
+
+  /** Every agent. */
+  async list() {
+    return { agents: (await this.agents.list()).map(toAgent) };
+  }
+
+  private async require(id: string): Promise<AgentRow> {
+    const row = await this.agents.find(id);
+    if (!row) throw new HttpError(404, 'There is no agent with that id.');
+    return row;
+  }
+
+  /** A host's config. */
+  async config(id: string) {
+    return configOf(await this.require(id));
+  }
+
+  /** Merges and validates a config change, stores it, and pushes it to the agent when connected. */
+  async saveConfig(id: string, patch: Partial<HostConfig>) {
+    const row = await this.require(id);
+    const next = HostConfig.parse({ ...configOf(row), ...patch });
+    await this.agents.setConfig(id, next);
+    const applied = this.hub.pushConfig(id, next);
+    return { ...next, message: 'Configuration saved.', applied };
+  }
+
+  /** Disconnects the agent and revokes its credential by deleting it. */
+  async delete(id: string) {
+    const row = await this.require(id);
+    this.hub.disconnect(id, 'deleted in the console');
+    await this.agents.delete(id);
+    this.hub.emit('changed', id);
+    return { message: 'Host Deleted', hostname: row.hostname };
+  }
+
+  /** Enrols an agent with a registration key; the credential is answered once and stored hashed. */
+  async register(input: { key: string; hostname: string; os: 1 | 2 | 3; version: string }, source: string) {
+    const attempts = await this.guard.hit(`register:addr:${source}`, 60);
+    if (attempts.count > this.ratePerMinute) throw new HttpError(429, 'Too many registrations from your address. Try again in a minute.');
+    const key = await this.keys.findByHash(hashToken(input.key));
+    if (!key) {
+      throw new HttpError(401, 'The registration key is not valid: it is wrong or was deleted. Generate a new one in the console (Keys).');
+    }
+    await this.keys.touch(key.uuid);
+    const credential = `gha_${randomBytes(32).toString('base64url')}`;
+    const id = await this.agents.create({
+      hostname: input.hostname,
+      os: input.os,
+      version: input.version,
+      credentialHash: hashToken(credential),
+      config: defaultHostConfig(input.os),
+      registeredWith: key.uuid,
+    });
+    this.hub.emit('changed', id);
+    return { id, credential };
+  }
+}

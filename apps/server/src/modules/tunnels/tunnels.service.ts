@@ -1,0 +1,138 @@
+import type { TunnelDefinition, TunnelFields, TunnelType } from '@gatehouse/contracts';
+import ssh2 from 'ssh2';
+import type { z } from 'zod';
+import { HttpError } from '../../http/errors.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { AgentsRepository } from '../agents/agents.repository.js';
+import type { Principal } from '../auth/principal.js';
+import type { GroupsRepository } from '../groups/groups.repository.js';
+import type { UsersAdminRepository } from '../users/users-admin.repository.js';
+import type { TunnelsRepository, TunnelWithMembers } from './tunnels.repository.js';
+
+type Fields = z.infer<typeof TunnelFields>;
+type Type = z.infer<typeof TunnelType>;
+const DEFAULT_PORTS: Partial<Record<Type, number>> = { ssh: 22, rdp: 3389 };
+
+function toDefinition(row: TunnelWithMembers): z.infer<typeof TunnelDefinition> {
+  return {
+    id: row.id,
+    type: row.type as Type,
+    name: row.name,
+    host: { id: row.agentId, hostname: row.hostname },
+    port: row.port,
+    users: row.users,
+    group: row.groupName,
+    agents: row.agents,
+    ssh_login: row.sshLogin,
+    ssh_auth: (row.sshAuth as 'key' | 'password' | null) ?? null,
+    public_key: row.publicKey,
+    allow_port_forwarding: row.allowPortForwarding,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function byType(rows: TunnelWithMembers[]) {
+  const lists = { ssh: [], rdp: [], generic: [], agent: [] } as Record<Type, z.infer<typeof TunnelDefinition>[]>;
+  for (const row of rows) lists[row.type as Type].push(toDefinition(row));
+  return lists;
+}
+
+/** Tunnel definitions: which port of which host, for whom, and the credential Gatehouse logs in with. */
+export class TunnelsService {
+  constructor(
+    private readonly tunnels: TunnelsRepository,
+    private readonly agents: AgentsRepository,
+    private readonly groups: GroupsRepository,
+    private readonly users: UsersAdminRepository,
+    private readonly box: SecretBox,
+  ) {}
+
+  /** Every definition, by type. */
+  async listAll() {
+    return byType(await this.tunnels.listAll());
+  }
+
+  /** The definitions the caller may use; all of them for holders of list-all-tunnel-definitions. */
+  async listFor(principal: Principal) {
+    if (principal.permissions.has('list-all-tunnel-definitions')) return this.listAll();
+    const groups = await this.groups.memberships(principal.userId);
+    return byType(await this.tunnels.listReachable(principal.userId, groups));
+  }
+
+  private async require(id: string): Promise<TunnelWithMembers> {
+    const row = await this.tunnels.find(id);
+    if (!row) throw new HttpError(404, 'There is no tunnel definition with that id.');
+    return row;
+  }
+
+  /** Checks the fields for the type and works out what to store, sealing any credential. */
+  private async prepare(type: Type, fields: Partial<Fields>, current?: TunnelWithMembers) {
+    const hostId = fields.host_id ?? current?.agentId;
+    if (!hostId || !(await this.agents.find(hostId))) throw new HttpError(404, 'There is no agent with that host_id.');
+    const port = fields.port ?? current?.port ?? DEFAULT_PORTS[type];
+    if (!port) throw new HttpError(400, `port is required for ${type} tunnels`, [`port is required for ${type} tunnels`]);
+    if (fields.group && !(await this.groups.exists(fields.group))) throw new HttpError(404, `There is no group named ${fields.group}.`);
+    const values = {
+      agentId: hostId,
+      port,
+      ...(fields.name !== undefined ? { name: fields.name } : {}),
+      ...(fields.group !== undefined ? { groupName: fields.group } : {}),
+      ...(fields.allow_port_forwarding !== undefined ? { allowPortForwarding: fields.allow_port_forwarding } : {}),
+    };
+    if (type !== 'ssh') return values;
+    const login = fields.ssh_login ?? current?.sshLogin;
+    if (!login) throw new HttpError(400, 'ssh_login is required for ssh tunnels', ['ssh_login is required for ssh tunnels']);
+    const auth = fields.ssh_auth ?? (current?.sshAuth as 'key' | 'password' | null) ?? 'key';
+    const credential: { sshAuth: string; credentialSealed?: string; publicKey?: string | null } = { sshAuth: auth };
+    if (auth === 'password') {
+      if (fields.password) Object.assign(credential, { credentialSealed: this.box.seal(fields.password), publicKey: null });
+      else if (current?.sshAuth !== 'password') throw new HttpError(400, 'password is required when ssh_auth is password', ['password is required when ssh_auth is password']);
+    } else if (current?.sshAuth !== 'key') {
+      const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: `gatehouse-${login}` });
+      Object.assign(credential, { credentialSealed: this.box.seal(pair.private), publicKey: pair.public.trim() });
+    }
+    return { ...values, sshLogin: login, ...credential };
+  }
+
+  /** Creates a definition. */
+  async create(type: Type, fields: Fields) {
+    const values = await this.prepare(type, fields);
+    const id = await this.tunnels.create({ ...values, type, name: fields.name });
+    return { definition: toDefinition(await this.require(id)), message: 'Tunnel created' };
+  }
+
+  /** Changes a definition. */
+  async update(id: string, fields: Partial<Fields>) {
+    const current = await this.require(id);
+    await this.tunnels.update(id, await this.prepare(current.type as Type, fields, current));
+    return { definition: toDefinition(await this.require(id)), message: 'Tunnel updated' };
+  }
+
+  /** Deletes a definition. */
+  async delete(id: string) {
+    if (!(await this.tunnels.delete(id))) throw new HttpError(404, 'There is no tunnel definition with that id.');
+    return { message: 'Tunnel deleted' };
+  }
+
+  /** Admits exactly these users directly. */
+  async setUsers(id: string, userIds: string[]) {
+    await this.require(id);
+    const unique = [...new Set(userIds)];
+    const known = await this.users.existingIds(unique);
+    const missing = unique.filter((u) => !known.includes(u));
+    if (missing.length > 0) throw new HttpError(404, `No user has the id ${missing.join(', ')}.`);
+    await this.tunnels.setUsers(id, unique);
+    return { message: 'Tunnel updated' };
+  }
+
+  /** Lets exactly these agents open the tunnel. */
+  async setAgents(id: string, agentIds: string[]) {
+    await this.require(id);
+    const unique = [...new Set(agentIds)];
+    const known = await this.groups.existingAgents(unique);
+    const missing = unique.filter((a) => !known.includes(a));
+    if (missing.length > 0) throw new HttpError(404, `No agent has the id ${missing.join(', ')}.`);
+    await this.tunnels.setAgents(id, unique);
+    return { message: 'Tunnel updated' };
+  }
+}

@@ -1,0 +1,150 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import {
+  AGENT_CONNECT_PATH,
+  AGENT_CREDENTIAL_HEADER,
+  AGENT_ID_HEADER,
+  AGENT_PING_MS,
+  type HostConfig,
+  defaultHostConfig,
+} from '@gatehouse/contracts';
+import type { MuxStream } from '@gatehouse/tunnel';
+import type { FastifyBaseLogger } from 'fastify';
+import { WebSocketServer } from 'ws';
+import { hashToken } from '../modules/auth/tokens.js';
+import type { AgentsRepository } from '../modules/agents/agents.repository.js';
+import { AgentSession, StreamRefused } from './agent-session.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Events: 'changed' (agentId) when an agent connects, disconnects or is deleted; 'config-applied' (agentId, config). */
+export class AgentHub extends EventEmitter {
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 });
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly agents: AgentsRepository,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    super();
+    this.timer = setInterval(() => void this.beat(), AGENT_PING_MS);
+    this.timer.unref();
+  }
+
+  /** Takes the WebSocket upgrades of the agent path; leaves every other path alone. */
+  attach(server: Server): void {
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if ((request.url ?? '').split('?')[0] !== AGENT_CONNECT_PATH) return;
+      this.upgrade(request, socket, head).catch((error: unknown) => {
+        this.log.error({ err: error }, 'agent upgrade failed');
+        refuse(socket, 503, 'The server could not accept the agent right now.');
+      });
+    });
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const id = String(request.headers[AGENT_ID_HEADER] ?? '');
+    const credential = String(request.headers[AGENT_CREDENTIAL_HEADER] ?? '');
+    const agent = UUID.test(id) && credential.length > 0 ? await this.agents.findByCredential(id, hashToken(credential)) : undefined;
+    if (!agent) {
+      refuse(socket, 401, 'This agent is not enrolled here, or it was deleted. Register it again with a new key.');
+      return;
+    }
+    this.wss.handleUpgrade(request, socket, head, (ws) => {
+      this.sessions.get(id)?.ws.close(4000, 'replaced by a newer connection');
+      const session = new AgentSession(id, ws, this.log, {
+        onHello: (s) => void this.hello(s),
+        onConfigApplied: (s, config) => this.emit('config-applied', s.agentId, config),
+        onClose: (s) => void this.closed(s),
+      });
+      this.sessions.set(id, session);
+    });
+  }
+
+  private async hello(session: AgentSession): Promise<void> {
+    if (!session.hello) return;
+    await this.agents.markConnected(session.agentId, session.hello);
+    const stored = (await this.agents.find(session.agentId))?.config as HostConfig | null | undefined;
+    session.send({ t: 'config', config: stored ?? defaultHostConfig(session.hello.os) });
+    this.log.info({ agent: session.agentId, hostname: session.hello.hostname }, 'agent connected');
+    this.emit('changed', session.agentId);
+  }
+
+  private async closed(session: AgentSession): Promise<void> {
+    if (this.sessions.get(session.agentId) !== session) return; // replaced: the newer one counts
+    this.sessions.delete(session.agentId);
+    await this.agents.markDisconnected(session.agentId).catch(() => undefined);
+    this.log.info({ agent: session.agentId }, 'agent disconnected');
+    this.emit('changed', session.agentId);
+  }
+
+  /** Pings every agent, drops the silent ones, and records who is alive for every instance to see. */
+  private async beat(): Promise<void> {
+    const now = Date.now();
+    const alive: string[] = [];
+    for (const session of this.sessions.values()) {
+      if (now - session.lastPong > AGENT_PING_MS * 2 + 500) {
+        session.ws.terminate();
+      } else {
+        session.ws.ping();
+        alive.push(session.agentId);
+      }
+    }
+    try {
+      await this.agents.touch(alive);
+      // Agents whose instance died stay "connected" in the table; time says otherwise.
+      for (const id of await this.agents.silentIds()) {
+        if (this.sessions.has(id)) continue;
+        await this.agents.markDisconnected(id);
+        this.emit('changed', id);
+      }
+    } catch (error) {
+      this.log.warn({ err: error }, 'agent heartbeat bookkeeping failed');
+    }
+  }
+
+  /** True when the agent is connected to this instance. */
+  isConnected(agentId: string): boolean {
+    return this.sessions.has(agentId);
+  }
+
+  /** Sends a config to a connected agent; answers whether it was connected. */
+  pushConfig(agentId: string, config: HostConfig): boolean {
+    const session = this.sessions.get(agentId);
+    session?.send({ t: 'config', config });
+    return session !== undefined;
+  }
+
+  /** Opens a stream to a whitelisted port of the agent's host; the whitelist is checked here and on the agent. */
+  async openStream(agentId: string, port: number): Promise<MuxStream> {
+    const session = this.sessions.get(agentId);
+    if (!session) throw new StreamRefused('The host is not connected.');
+    const agent = await this.agents.find(agentId);
+    const whitelist = ((agent?.config as HostConfig | null) ?? defaultHostConfig(agent?.os ?? 1)).whitelist;
+    if (!whitelist.includes(port)) {
+      throw new StreamRefused(`Port ${port} is not in the whitelist of ${agent?.hostname ?? 'this host'}.`);
+    }
+    return session.open(port);
+  }
+
+  /** Disconnects an agent (it was deleted). */
+  disconnect(agentId: string, reason: string): void {
+    this.sessions.get(agentId)?.ws.close(4001, reason.slice(0, 120));
+  }
+
+  /** Closes every agent connection (server shutdown). */
+  close(): void {
+    clearInterval(this.timer);
+    for (const session of this.sessions.values()) session.ws.terminate();
+    this.wss.close();
+  }
+}
+
+function refuse(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify({ statusCode: status, message });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Service Unavailable'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

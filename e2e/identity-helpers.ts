@@ -1,0 +1,76 @@
+import { type APIRequestContext, type Page, expect } from '@playwright/test';
+import { ACCOUNTS, mainNav } from './fixtures.js';
+
+/** A name no earlier run used, for roles, groups, keys and users made by a test. */
+export function unique(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}${Math.floor(Math.random() * 1000).toString(36)}`;
+}
+
+/** The token the console stored for the signed-in user (localStorage 'token'). */
+export async function storedToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  expect(token, 'a signed-in console keeps its token').toBeTruthy();
+  return token ?? '';
+}
+
+/** Calls the API directly with a token, as a script or a curious user would. */
+export async function callApi(
+  request: APIRequestContext,
+  token: string,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  data?: unknown,
+) {
+  return request.fetch(path, { method, headers: { 'authentication-token': token }, data });
+}
+
+/** Signs the administrator in through the API and answers the token. */
+export async function adminToken(request: APIRequestContext): Promise<string> {
+  const res = await request.post('/api/login?include_auth_token', { data: ACCOUNTS.admin });
+  expect(res.ok()).toBe(true);
+  const body = (await res.json()) as { response: { user: { authentication_token: string } } };
+  return body.response.user.authentication_token;
+}
+
+/** Password of the users the tests create. */
+export const TEST_PASSWORD = 'e2e-test-user-password';
+
+/** Creates a user holding only the role user, through the API as administrator; answers the account. */
+export async function createUser(request: APIRequestContext, prefix: string) {
+  const account = { email: `${unique(prefix)}@e2e.gatehouse.test`, password: TEST_PASSWORD };
+  const res = await callApi(request, await adminToken(request), 'POST', '/api/user', account);
+  expect(res.status()).toBe(201);
+  return account;
+}
+
+/** Signs out through the console's sign-out route. */
+export async function signOutOfConsole(page: Page): Promise<void> {
+  await page.goto('/#/signout');
+  await expect(page).toHaveURL(/#\/signin$/);
+}
+
+/** The sidebar entry names, without the counts beside them. */
+export async function navEntries(page: Page): Promise<string[]> {
+  const names: string[] = [];
+  for (const link of await mainNav(page).getByRole('link').all()) {
+    const label = (await link.getAttribute('aria-label')) ?? (await link.innerText());
+    names.push(label.split('\n')[0]?.trim() ?? '');
+  }
+  return names;
+}
+
+/** The message on screen in the snackbar, its text exactly as shown (spaces kept). */
+export function snackbar(page: Page) {
+  return page.locator('.MuiSnackbar-root .MuiAlert-message');
+}
+
+/** Picks options of an autocomplete: types each text and clicks the option it starts. */
+export async function pick(page: Page, field: ReturnType<Page['getByLabel']>, texts: readonly string[]) {
+  for (const text of texts) {
+    await field.click();
+    await field.fill(text);
+    await page.getByRole('option', { name: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).click();
+  }
+  // Escape closes a list left open; with none open it would close the dialog instead.
+  if (await page.getByRole('listbox').isVisible()) await field.press('Escape');
+}

@@ -1,0 +1,169 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { SCREENS, mainNav, signIn } from '../fixtures.js';
+import { asAdmin, createUser, resetLinkFor, saveSettings, uniqueEmail } from './users-api.js';
+
+/** Generates a real key pair with ssh-keygen; answers the public line and its fingerprint. */
+async function generateKey(type: 'ed25519' | 'rsa', bits?: number): Promise<{ line: string; fingerprint: string }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gatehouse-e2e-key-'));
+  const file = path.join(dir, 'key');
+  execFileSync('ssh-keygen', [
+    '-q',
+    '-t',
+    type,
+    ...(bits ? ['-b', String(bits)] : []),
+    '-N',
+    '',
+    '-C',
+    'e2e@test',
+    '-f',
+    file,
+  ]);
+  const line = (await fs.readFile(`${file}.pub`, 'utf8')).trim();
+  const fingerprint = execFileSync('ssh-keygen', ['-l', '-f', `${file}.pub`], { encoding: 'utf8' }).split(' ')[1]!;
+  await fs.rm(dir, { recursive: true, force: true });
+  return { line, fingerprint };
+}
+
+test.describe('my account', () => {
+  test('opens from the user menu and shows who you are and that you reach nothing yet', async ({ page, request }) => {
+    const account = await createUser(request, 'account', 'Account Person');
+    await signIn(page, account);
+    await page.getByRole('button', { name: /user menu/i }).click();
+    await page.getByRole('menuitem', { name: 'My account' }).click();
+    await expect(page).toHaveURL(/#\/account$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'My account' })).toBeVisible();
+    const profile = page.getByRole('region', { name: 'Profile' });
+    await expect(profile).toContainText(account.email);
+    await expect(profile).toContainText('Account Person');
+    await expect(profile).toContainText('user');
+    await expect(page.getByRole('region', { name: 'What you can reach' })).toContainText('not in any group yet');
+    await expect(page.getByText(`ssh -p 2222 ${account.email}@<agent>@`)).toBeVisible();
+    await expect(mainNav(page).getByRole('link', { name: /My account/ })).toHaveCount(0);
+  });
+
+  test('lists the groups reached through nesting', async ({ page, request }) => {
+    const account = await createUser(request, 'reach');
+    const suffix = account.email.slice(6, 14);
+    const [parent, child] = [`e2e-ops-${suffix}`, `e2e-team-${suffix}`];
+    await asAdmin(request, 'POST', '/api/group', { name: parent });
+    await asAdmin(request, 'POST', '/api/group', { name: child });
+    await asAdmin(request, 'PUT', `/api/group/${child}/users`, { users: [account.email] });
+    await asAdmin(request, 'PUT', `/api/group/${parent}/groups`, { groups: [child] });
+    await signIn(page, account, '/account');
+    const reach = page.getByRole('region', { name: 'What you can reach' });
+    await expect(reach).toContainText(parent);
+    await expect(reach).toContainText(child);
+    await expect(reach).toContainText('Your groups give you no agents yet.');
+  });
+
+  test('adds an SSH key made by ssh-keygen, refuses a weak RSA key, and deletes the key', async ({ page, request }) => {
+    const account = await createUser(request, 'ssh-keys');
+    const key = await generateKey('ed25519');
+    const weak = await generateKey('rsa', 1024);
+    await signIn(page, account, '/account');
+    const keys = page.getByRole('region', { name: 'SSH keys' });
+    await expect(keys).toContainText('No SSH keys yet');
+
+    await keys.getByRole('button', { name: 'Add key' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add an SSH key' });
+    await dialog.getByLabel('Name').fill('Weak key');
+    await dialog.getByLabel('Public key').fill(weak.line);
+    await dialog.getByRole('button', { name: 'Add key' }).click();
+    await expect(dialog.getByText('RSA keys need at least 2048 bits; ssh-ed25519 is better still')).toBeVisible();
+
+    await dialog.getByLabel('Name').fill('E2E laptop');
+    await dialog.getByLabel('Public key').fill(key.line);
+    await dialog.getByRole('button', { name: 'Add key' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('SSH key E2E laptop added')).toBeVisible();
+    const row = keys.getByRole('row', { name: /E2E laptop/ });
+    await expect(row).toContainText('ssh-ed25519');
+    await expect(row).toContainText(key.fingerprint);
+    await expect(row).toContainText('Never');
+    await page.screenshot({ path: `${SCREENS}/my-account-en-dark.png` });
+
+    await row.getByRole('button', { name: 'Delete key E2E laptop' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete SSH key' });
+    await expect(confirm).toContainText(key.fingerprint);
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByText('SSH key E2E laptop deleted')).toBeVisible();
+    await expect(keys).toContainText('No SSH keys yet');
+  });
+});
+
+test.describe('password flows', () => {
+  test('a forgotten password is reset through the mailed link, and the new one signs in', async ({ page, request }) => {
+    const account = await createUser(request, 'forgot');
+    await page.goto('/#/signin');
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await expect(page).toHaveURL(/#\/forget-password$/);
+    await page.getByLabel(/^Email/).fill(account.email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(
+      page.getByText(`Check your email at ${account.email} for information about how to reset your password.`),
+    ).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/forget-password-sent-en-dark.png` });
+
+    const link = await resetLinkFor(account.email);
+    await page.goto(`/${link}`);
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm new password').fill('short');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByText('Passwords need to be at least 8 characters long').first()).toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill('brand-new-password');
+    await page.getByLabel('Confirm new password').fill('brand-new-password');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByText('The new Password has been successfully set')).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/reset-password-done-en-dark.png` });
+    await page.getByRole('link', { name: 'Sign in with your new password' }).click();
+    await expect(page).toHaveURL(/#\/signin$/);
+
+    // The link works once.
+    await page.goto(`/${link}`);
+    await page.getByLabel('New password', { exact: true }).fill('another-password');
+    await page.getByLabel('Confirm new password').fill('another-password');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect(page.getByText(/This reset link is invalid, already used or expired/)).toBeVisible();
+
+    await page.goto('/#/signin');
+    await expect(page.getByLabel(/^password/i)).toBeVisible();
+    await signIn(page, { email: account.email, password: 'brand-new-password' });
+  });
+
+  test('sign-up follows the general settings, shows the banner, and signs the new user in', async ({
+    page,
+    request,
+  }) => {
+    await page.goto('/#/signup');
+    await expect(page.getByText('Sign-up is turned off here. Ask an administrator for an account.')).toBeVisible();
+    await page.goto('/#/signin');
+    await expect(page.getByLabel(/^password/i)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Create an account' })).toHaveCount(0);
+
+    await saveSettings(request, { allow_signup: true, signin_banner: 'Authorised use only.' });
+    try {
+      await page.reload();
+      await expect(page.getByRole('note', { name: 'Notice from your administrator' })).toHaveText(
+        'Authorised use only.',
+      );
+      await page.screenshot({ path: `${SCREENS}/signin-banner-en-dark.png` });
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await expect(page).toHaveURL(/#\/signup$/);
+      const email = uniqueEmail('signup');
+      await page.getByLabel(/^Email/).fill(email);
+      await page.getByLabel(/^Name/).fill('Signed Up');
+      await page.getByLabel(/^Password/).fill('signed-up-password');
+      await page.screenshot({ path: `${SCREENS}/signup-en-dark.png` });
+      await page.getByRole('button', { name: 'Create account' }).click();
+      await expect(mainNav(page)).toBeVisible();
+      await page.goto('/#/account');
+      await expect(page.getByRole('region', { name: 'Profile' })).toContainText(email);
+    } finally {
+      await saveSettings(request, { allow_signup: false, signin_banner: '' });
+    }
+  });
+});

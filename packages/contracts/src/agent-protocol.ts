@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { AgentOs, HostConfig } from './routes/agents.js';
+
+/**
+ * The agent's WebSocket to the server (/api/agent/connect). Text frames carry these JSON
+ * messages; binary frames carry tunnel bytes as a 4-byte big-endian stream id followed by data.
+ * 'end' says a side will send no more bytes (TCP half-close); 'close' ends the stream both ways.
+ * Flow control: a side sends at most STREAM_WINDOW unacknowledged bytes per stream; the receiver
+ * acknowledges bytes once its socket has taken them.
+ */
+export const AGENT_CONNECT_PATH = '/api/agent/connect';
+export const STREAM_WINDOW = 256 * 1024;
+/** The server pings every this many ms and drops an agent silent for two intervals (disconnected within 15 s). */
+export const AGENT_PING_MS = 4000;
+
+/** Messages from the server to an agent. */
+export const ServerToAgent = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('config'), config: HostConfig }),
+  z.object({ t: z.literal('open'), stream: z.number().int().positive(), port: z.number().int().min(1).max(65535) }),
+  z.object({ t: z.literal('end'), stream: z.number().int().positive() }),
+  z.object({ t: z.literal('close'), stream: z.number().int().positive() }),
+  z.object({ t: z.literal('ack'), stream: z.number().int().positive(), bytes: z.number().int().positive() }),
+]);
+export type ServerToAgent = z.infer<typeof ServerToAgent>;
+
+/** Messages from an agent to the server. */
+export const AgentToServer = z.discriminatedUnion('t', [
+  z.object({ t: z.literal('hello'), hostname: z.string().max(253), os: AgentOs, version: z.string().max(50) }),
+  z.object({ t: z.literal('config-applied'), config: HostConfig }),
+  z.object({ t: z.literal('opened'), stream: z.number().int().positive() }),
+  z.object({ t: z.literal('refused'), stream: z.number().int().positive(), reason: z.string().max(500) }),
+  z.object({ t: z.literal('end'), stream: z.number().int().positive() }),
+  z.object({ t: z.literal('close'), stream: z.number().int().positive() }),
+  z.object({ t: z.literal('ack'), stream: z.number().int().positive(), bytes: z.number().int().positive() }),
+]);
+export type AgentToServer = z.infer<typeof AgentToServer>;
+
+/** Header names an agent authenticates its WebSocket with. */
+export const AGENT_ID_HEADER = 'x-gatehouse-agent-id';
+export const AGENT_CREDENTIAL_HEADER = 'x-gatehouse-agent-credential';

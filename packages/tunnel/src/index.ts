@@ -1,0 +1,2 @@
+export * from './frames.js';
+export * from './mux-stream.js';

@@ -1,0 +1,110 @@
+import { Duplex } from 'node:stream';
+import { STREAM_WINDOW } from '@gatehouse/contracts';
+
+/** Largest tunnel payload in one WebSocket frame. */
+export const MAX_FRAME_BYTES = 64 * 1024;
+
+/** How a stream reaches the other side of the WebSocket. */
+export interface MuxLink {
+  /** Sends bytes of this stream. */
+  sendData(stream: number, data: Buffer): void;
+  /** Acknowledges bytes the local side has taken. */
+  sendAck(stream: number, bytes: number): void;
+  /** Tells the other side this side will send no more (half-close). */
+  sendEnd(stream: number): void;
+  /** Tells the other side the stream is closed both ways. */
+  sendClose(stream: number): void;
+}
+
+/**
+ * One tunnel stream over the shared WebSocket, as a Duplex with TCP-like half-close. Writing
+ * waits while STREAM_WINDOW bytes are unacknowledged; incoming bytes are acknowledged only once
+ * the reader has taken them, so a slow reader slows the far writer instead of filling memory.
+ */
+export class MuxStream extends Duplex {
+  private inFlight = 0;
+  private waitingWrite: (() => void) | undefined;
+  private unacked = 0;
+  private remoteEnded = false;
+  private closeSent = false;
+
+  constructor(
+    readonly id: number,
+    private readonly link: MuxLink,
+  ) {
+    super({ allowHalfOpen: true });
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    if (this.closeSent) {
+      callback(new Error('the tunnel stream is closed'));
+      return;
+    }
+    // Frames stay small whatever the writer hands over, so no WebSocket message grows large.
+    for (let offset = 0; offset < chunk.length; offset += MAX_FRAME_BYTES) {
+      this.link.sendData(this.id, chunk.subarray(offset, offset + MAX_FRAME_BYTES));
+    }
+    this.inFlight += chunk.length;
+    if (this.inFlight < STREAM_WINDOW) callback();
+    else this.waitingWrite = () => callback();
+  }
+
+  override _read(): void {
+    // The reader wants more: acknowledge what it has taken so the far side may send again.
+    if (this.unacked > 0) {
+      this.link.sendAck(this.id, this.unacked);
+      this.unacked = 0;
+    }
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    if (!this.closeSent) this.link.sendEnd(this.id);
+    callback();
+  }
+
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    if (!this.closeSent) {
+      this.closeSent = true;
+      this.link.sendClose(this.id);
+    }
+    this.waitingWrite = undefined;
+    callback(error);
+  }
+
+  /** Bytes arrived from the far side. */
+  receive(data: Buffer): void {
+    if (this.destroyed || this.remoteEnded) return;
+    if (this.push(data)) this.link.sendAck(this.id, data.length);
+    else this.unacked += data.length;
+  }
+
+  /** The far side took `bytes` of what this side sent. */
+  acknowledge(bytes: number): void {
+    this.inFlight = Math.max(0, this.inFlight - bytes);
+    if (this.inFlight < STREAM_WINDOW && this.waitingWrite) {
+      const resume = this.waitingWrite;
+      this.waitingWrite = undefined;
+      resume();
+    }
+  }
+
+  /** The far side will send no more: the readable side ends once what arrived is read. */
+  peerEnded(): void {
+    if (this.remoteEnded) return;
+    this.remoteEnded = true;
+    this.push(null);
+  }
+
+  /**
+   * The far side closed. After its end, what arrived stays readable and this side finishes
+   * gracefully; without one, the stream was aborted.
+   */
+  peerClosed(): void {
+    this.closeSent = true;
+    if (this.remoteEnded) {
+      if (!this.writableEnded) this.end();
+    } else {
+      this.destroy(new Error('the far side closed the tunnel stream'));
+    }
+  }
+}
