@@ -64,12 +64,13 @@ export function snackbar(page: Page) {
   return page.locator('.MuiSnackbar-root .MuiAlert-message');
 }
 
-/** Picks options of an autocomplete: types each text and clicks the option it starts. */
+/** Picks options of an autocomplete: types each text and clicks the option with a word starting so. */
 export async function pick(page: Page, field: ReturnType<Page['getByLabel']>, texts: readonly string[]) {
   for (const text of texts) {
     await field.click();
     await field.fill(text);
-    await page.getByRole('option', { name: new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) }).click();
+    const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    await page.getByRole('option', { name: new RegExp(`(^|\\s)${escaped}`, 'i') }).click();
   }
   // Escape closes a list left open; with none open it would close the dialog instead.
   if (await page.getByRole('listbox').isVisible()) await field.press('Escape');

@@ -125,7 +125,9 @@ test.describe('users screen', () => {
     await dialog.getByRole('button', { name: 'Close' }).click();
     // The list refreshes after the change.
     await expect(grid(page).getByRole('row', { name: new RegExp(email) })).toContainText('identity-admin');
-    await grid(page).getByRole('button', { name: `Manage roles of ${email}` }).click();
+    await grid(page)
+      .getByRole('button', { name: `Manage roles of ${email}` })
+      .click();
     await dialog.getByRole('button', { name: 'Remove role identity-admin' }).click();
     await expect(page.getByText('Role identity-admin removed')).toBeVisible();
     await expect(held).not.toContainText('identity-admin');

@@ -23,11 +23,15 @@ async function main(): Promise<number> {
   const hello = { hostname: options.hostname, os: osCode(), version: VERSION };
   let identity = state.identity();
   if (identity && identity.server !== options.server) {
-    log.notice(`state in ${options.stateDir} belongs to ${identity.server}; using it (pass another --state-dir to enrol elsewhere)`);
+    log.notice(
+      `state in ${options.stateDir} belongs to ${identity.server}; using it (pass another --state-dir to enrol elsewhere)`,
+    );
   }
   if (!identity) {
     if (!options.key) {
-      process.stderr.write(`This host is not enrolled yet: pass --key with a registration key from the console (Keys).\n`);
+      process.stderr.write(
+        `This host is not enrolled yet: pass --key with a registration key from the console (Keys).\n`,
+      );
       return 1;
     }
     try {

@@ -92,9 +92,9 @@ export class AgentConnection {
         sendData: (stream, data) => ws.send(encodeData(stream, data)),
         sendAck: (stream, bytes) => send({ t: 'ack', stream, bytes }),
         sendEnd: (stream) => {
-        if (ws.readyState === WebSocket.OPEN) send({ t: 'end', stream });
-      },
-      sendClose: (stream) => {
+          if (ws.readyState === WebSocket.OPEN) send({ t: 'end', stream });
+        },
+        sendClose: (stream) => {
           this.streams.delete(stream);
           if (ws.readyState === WebSocket.OPEN) send({ t: 'close', stream });
         },
@@ -144,13 +144,15 @@ export class AgentConnection {
     switch (parsed.t) {
       case 'config':
         this.apply(parsed.config);
-        this.log.info(`applied config: loglevel ${parsed.config.loglevel}, whitelist [${parsed.config.whitelist.join(', ')}]`);
+        this.log.info(
+          `applied config: loglevel ${parsed.config.loglevel}, whitelist [${parsed.config.whitelist.join(', ')}]`,
+        );
         send({ t: 'config-applied', config: parsed.config });
         break;
       case 'open': {
         const { stream, port } = parsed;
-        void openLocal(stream, port, this.whitelist, link, this.log, (mux) => this.streams.set(stream, mux)).then((reason) =>
-          send(reason ? { t: 'refused', stream, reason } : { t: 'opened', stream }),
+        void openLocal(stream, port, this.whitelist, link, this.log, (mux) => this.streams.set(stream, mux)).then(
+          (reason) => send(reason ? { t: 'refused', stream, reason } : { t: 'opened', stream }),
         );
         break;
       }

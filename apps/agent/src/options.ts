@@ -31,11 +31,14 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): AgentOption
   }
   const server = flags.get('server') ?? env.GATEHOUSE_SERVER;
   if (!server) return { error: 'Say which server to join: --server URL (or GATEHOUSE_SERVER).' };
-  if (!/^https?:\/\/[^\s/]+/.test(server)) return { error: `--server must be an http:// or https:// URL, not ${server}` };
+  if (!/^https?:\/\/[^\s/]+/.test(server))
+    return { error: `--server must be an http:// or https:// URL, not ${server}` };
   return {
     server: server.replace(/\/+$/, ''),
     key: flags.get('key') ?? env.GATEHOUSE_REGISTRATION_KEY,
-    stateDir: path.resolve(flags.get('state-dir') ?? env.GATEHOUSE_AGENT_STATE_DIR ?? path.join(os.homedir(), '.gatehouse-agent')),
+    stateDir: path.resolve(
+      flags.get('state-dir') ?? env.GATEHOUSE_AGENT_STATE_DIR ?? path.join(os.homedir(), '.gatehouse-agent'),
+    ),
     hostname: flags.get('hostname') ?? env.GATEHOUSE_AGENT_HOSTNAME ?? os.hostname(),
   };
 }

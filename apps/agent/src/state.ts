@@ -36,7 +36,11 @@ export class StateDir {
   /** Records the config the agent applies. */
   saveConfig(config: HostConfig): void {
     fs.mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    this.writeAtomic('config.json', JSON.stringify({ ...config, applied_at: new Date().toISOString() }, null, 2), 0o644);
+    this.writeAtomic(
+      'config.json',
+      JSON.stringify({ ...config, applied_at: new Date().toISOString() }, null, 2),
+      0o644,
+    );
   }
 
   /** The config applied last, if any (used until the server sends one). */

@@ -32,7 +32,9 @@ const EnvSchema = z.object({
   GATEHOUSE_WEB_DIR: optionalText,
   GATEHOUSE_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   GATEHOUSE_SECRET_KEY: optionalText,
-  REDIS_URL: optionalText.pipe(z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional()),
+  REDIS_URL: optionalText.pipe(
+    z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
+  ),
   GATEHOUSE_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
 });
 

@@ -208,7 +208,9 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
 
 /** Tunnel definitions: who may reach which port of which host, and how Gatehouse logs in there. */
 export const tunnelDefinitions = pgTable('tunnel_definitions', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   type: text('type').notNull(),
   name: text('name').notNull(),
   agentId: uuid('agent_id').notNull(),

@@ -47,7 +47,10 @@ export class AgentHub extends EventEmitter {
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const id = String(request.headers[AGENT_ID_HEADER] ?? '');
     const credential = String(request.headers[AGENT_CREDENTIAL_HEADER] ?? '');
-    const agent = UUID.test(id) && credential.length > 0 ? await this.agents.findByCredential(id, hashToken(credential)) : undefined;
+    const agent =
+      UUID.test(id) && credential.length > 0
+        ? await this.agents.findByCredential(id, hashToken(credential))
+        : undefined;
     if (!agent) {
       refuse(socket, 401, 'This agent is not enrolled here, or it was deleted. Register it again with a new key.');
       return;

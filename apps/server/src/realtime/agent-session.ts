@@ -11,7 +11,10 @@ export class StreamRefused extends Error {}
 /** One connected agent's WebSocket: its streams, pending opens and heartbeat. */
 export class AgentSession {
   private readonly streams = new Map<number, MuxStream>();
-  private readonly pending = new Map<number, { resolve: (s: MuxStream) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (s: MuxStream) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+  >();
   private nextStream = 1;
   lastPong = Date.now();
   /** What the agent reported in its hello. */
@@ -28,7 +31,9 @@ export class AgentSession {
     },
   ) {
     ws.on('pong', () => (this.lastPong = Date.now()));
-    ws.on('message', (data: Buffer, isBinary: boolean) => (isBinary ? this.onData(data) : this.onText(data.toString('utf8'))));
+    ws.on('message', (data: Buffer, isBinary: boolean) =>
+      isBinary ? this.onData(data) : this.onText(data.toString('utf8')),
+    );
     ws.on('close', () => this.closed());
     ws.on('error', (error) => log.warn({ err: error, agent: agentId }, 'agent socket error'));
   }

@@ -15,7 +15,12 @@ export interface AgentProcess {
 }
 
 /** Starts the built agent against a server, in its own state folder unless one is given. */
-export function startAgent(options: { server: string; key?: string; hostname: string; stateDir?: string }): AgentProcess {
+export function startAgent(options: {
+  server: string;
+  key?: string;
+  hostname: string;
+  stateDir?: string;
+}): AgentProcess {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gh-agent-'));
   const args = [CLI, '--server', options.server, '--state-dir', stateDir, '--hostname', options.hostname];
@@ -29,11 +34,16 @@ export function startAgent(options: { server: string; key?: string; hostname: st
 }
 
 /** Polls until the check answers true, or fails after the timeout with the last value. */
-export async function eventually<T>(check: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T>,
+  ok: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
   const started = Date.now();
   let last = await check();
   while (!ok(last)) {
-    if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`condition not met within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
     await new Promise((r) => setTimeout(r, 100));
     last = await check();
   }

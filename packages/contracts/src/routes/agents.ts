@@ -17,7 +17,9 @@ export const Bitrate = z
 /** Host configuration (spec §3 Host config, §9 defaults). */
 export const HostConfig = z
   .object({
-    loglevel: z.enum(['INFO', 'WARNING', 'ERROR', 'DEBUG'], { error: 'loglevel must be INFO, WARNING, ERROR or DEBUG' }),
+    loglevel: z.enum(['INFO', 'WARNING', 'ERROR', 'DEBUG'], {
+      error: 'loglevel must be INFO, WARNING, ERROR or DEBUG',
+    }),
     recording_enabled: z.boolean({ error: 'recording_enabled must be true or false' }),
     recording_fps: z
       .number({ error: 'recording_fps must be a number' })
@@ -102,7 +104,10 @@ export const saveAgentConfig = defineRoute({
   access: { kind: 'permissions', anyOf: ['modify-agent-config'] },
   params: idParam,
   body: HostConfig.partial().strict(),
-  response: HostConfig.extend({ message: z.string(), applied: z.boolean().describe('The agent was connected and got it') }),
+  response: HostConfig.extend({
+    message: z.string(),
+    applied: z.boolean().describe('The agent was connected and got it'),
+  }),
 });
 
 export const deleteAgent = defineRoute({

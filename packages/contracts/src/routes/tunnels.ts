@@ -22,7 +22,9 @@ export const TunnelDefinition = z
     port: z.number().int(),
     users: z.array(z.string()).describe('Ids of users admitted directly'),
     group: z.string().nullable().describe('Members of this group (and its child groups) are admitted'),
-    agents: z.array(z.object({ id: z.string(), hostname: z.string() })).describe('Agents that may open an agent tunnel'),
+    agents: z
+      .array(z.object({ id: z.string(), hostname: z.string() }))
+      .describe('Agents that may open an agent tunnel'),
     ssh_login: z.string().nullable().describe('ssh: the login on the host'),
     ssh_auth: z.enum(['key', 'password']).nullable().describe('ssh: how Gatehouse logs in'),
     public_key: z.string().nullable().describe('ssh with key: the public half to put in authorized_keys'),
@@ -65,7 +67,8 @@ export const listTunnels = defineRoute({
   method: 'GET',
   path: '/api/tunneldefinition',
   tag: 'tunnels',
-  summary: 'Tunnel definitions the caller may use (directly or through nested groups); every one with list-all-tunnel-definitions.',
+  summary:
+    'Tunnel definitions the caller may use (directly or through nested groups); every one with list-all-tunnel-definitions.',
   access: { kind: 'signed-in' },
   response: lists,
 });
@@ -85,7 +88,8 @@ export const createTunnel = defineRoute({
   method: 'POST',
   path: '/api/tunneldefinition/{type}',
   tag: 'tunnels',
-  summary: 'Create a definition. For ssh with key, Gatehouse generates an Ed25519 key pair and answers the public half.',
+  summary:
+    'Create a definition. For ssh with key, Gatehouse generates an Ed25519 key pair and answers the public half.',
   access: { kind: 'permissions', anyOf: ['create-tunnel-definition'] },
   params: z.object({ type: TunnelType }),
   body: TunnelFields,

@@ -6,7 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AgentProcess, eventually, startAgent } from '../../test/agent-process.js';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
 
-type AgentList = { agents: { id: string; hostname: string; os: number; version: string; connected: boolean; config: { whitelist: number[] } }[] };
+type AgentList = {
+  agents: {
+    id: string;
+    hostname: string;
+    os: number;
+    version: string;
+    connected: boolean;
+    config: { whitelist: number[] };
+  }[];
+};
 
 // Real gatehouse-agent processes (the built CLI) against a real server over HTTP and WebSocket.
 describe.each(DATABASES)('agents as real processes on %s', (kind) => {
@@ -23,7 +32,9 @@ describe.each(DATABASES)('agents as real processes on %s', (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind);
     admin = await server.login();
-    key = (await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'test fleet' } })).body.key;
+    key = (
+      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'test fleet' } })
+    ).body.key;
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
     echoPort = (echo.address() as net.AddressInfo).port;
   });
@@ -45,7 +56,10 @@ describe.each(DATABASES)('agents as real processes on %s', (kind) => {
     const announced = new Promise<{ id: string }>((resolve) => sockets.on('agents_changed', resolve));
     const agent = startAgent({ server: server.url, key, hostname: 'web-01' });
     agents.push(agent);
-    const shown = await eventually(() => find('web-01'), (a) => a?.connected === true);
+    const shown = await eventually(
+      () => find('web-01'),
+      (a) => a?.connected === true,
+    );
     expect(shown).toMatchObject({ os: 1, version: '2.0.0', config: { whitelist: [] } });
     expect((await announced).id).toBe(shown?.id);
     sockets.close();
@@ -63,7 +77,11 @@ describe.each(DATABASES)('agents as real processes on %s', (kind) => {
     });
     expect(res.body).toMatchObject({ applied: true, message: 'Configuration saved.' });
     const applied = await eventually(
-      async () => JSON.parse(fs.readFileSync(path.join(agent.stateDir, 'config.json'), 'utf8')) as { loglevel: string; whitelist: number[] },
+      async () =>
+        JSON.parse(fs.readFileSync(path.join(agent.stateDir, 'config.json'), 'utf8')) as {
+          loglevel: string;
+          whitelist: number[];
+        },
       (c) => c.loglevel === 'DEBUG',
       5000,
     );
@@ -96,7 +114,9 @@ describe.each(DATABASES)('agents as real processes on %s', (kind) => {
     });
     await server.call('POST', `/api/agent/${id}/config`, { token: admin, body: { whitelist: [echoPort, closedPort] } });
     await new Promise((r) => setTimeout(r, 300));
-    await expect(server.services.hub.openStream(id, closedPort)).rejects.toThrow(/Nothing accepts connections on 127\.0\.0\.1/);
+    await expect(server.services.hub.openStream(id, closedPort)).rejects.toThrow(
+      /Nothing accepts connections on 127\.0\.0\.1/,
+    );
   });
 
   it('shows a killed agent disconnected within 15 s, and the restarted one connected with the same identity', async () => {
@@ -104,11 +124,18 @@ describe.each(DATABASES)('agents as real processes on %s', (kind) => {
     const id = (await find('web-01'))!.id;
     agent.child.kill('SIGKILL');
     const killedAt = Date.now();
-    await eventually(() => find('web-01'), (a) => a?.connected === false, 20_000);
+    await eventually(
+      () => find('web-01'),
+      (a) => a?.connected === false,
+      20_000,
+    );
     expect(Date.now() - killedAt).toBeLessThanOrEqual(15_000);
     const again = startAgent({ server: server.url, hostname: 'web-01', stateDir: agent.stateDir });
     agents.push(again);
-    const back = await eventually(() => find('web-01'), (a) => a?.connected === true);
+    const back = await eventually(
+      () => find('web-01'),
+      (a) => a?.connected === true,
+    );
     expect(back?.id).toBe(id);
     expect((await list()).filter((a) => a.hostname === 'web-01')).toHaveLength(1);
   }, 40_000);
@@ -117,10 +144,18 @@ describe.each(DATABASES)('agents as real processes on %s', (kind) => {
     const agent = agents[agents.length - 1]!;
     agent.child.kill('SIGSTOP');
     const frozenAt = Date.now();
-    await eventually(() => find('web-01'), (a) => a?.connected === false, 20_000);
+    await eventually(
+      () => find('web-01'),
+      (a) => a?.connected === false,
+      20_000,
+    );
     expect(Date.now() - frozenAt).toBeLessThanOrEqual(15_000);
     agent.child.kill('SIGCONT');
-    await eventually(() => find('web-01'), (a) => a?.connected === true, 40_000);
+    await eventually(
+      () => find('web-01'),
+      (a) => a?.connected === true,
+      40_000,
+    );
   }, 70_000);
 
   it('ends a deleted agent for good: it exits with a message and cannot come back', async () => {

@@ -39,11 +39,22 @@ export class AgentsRepository {
 
   /** The agent holding this credential hash, if any. */
   async findByCredential(id: string, credentialHash: string) {
-    return (await this.select().where(and(eq(agents.id, id), eq(agents.credentialHash, credentialHash))).limit(1))[0];
+    return (
+      await this.select()
+        .where(and(eq(agents.id, id), eq(agents.credentialHash, credentialHash)))
+        .limit(1)
+    )[0];
   }
 
   /** Enrols an agent. */
-  async create(input: { hostname: string; os: number; version: string; credentialHash: string; config: unknown; registeredWith: string }) {
+  async create(input: {
+    hostname: string;
+    os: number;
+    version: string;
+    credentialHash: string;
+    config: unknown;
+    registeredWith: string;
+  }) {
     const [row] = await this.db.insert(agents).values(input).returning({ id: agents.id });
     if (!row) throw new Error('insert returned no row');
     return row.id;
@@ -65,7 +76,10 @@ export class AgentsRepository {
   /** Heartbeat of the agents connected to this instance. */
   async touch(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.db.update(agents).set({ lastSeenAt: sql`now()` }).where(inArray(agents.id, ids));
+    await this.db
+      .update(agents)
+      .set({ lastSeenAt: sql`now()` })
+      .where(inArray(agents.id, ids));
   }
 
   /** Marks an agent disconnected. */
@@ -90,7 +104,12 @@ export class AgentsRepository {
     const rows = await this.db
       .select({ id: agents.id })
       .from(agents)
-      .where(and(eq(agents.connected, true), sql`${agents.lastSeenAt} <= now() - make_interval(secs => ${CONNECTED_WITHIN_SECONDS})`));
+      .where(
+        and(
+          eq(agents.connected, true),
+          sql`${agents.lastSeenAt} <= now() - make_interval(secs => ${CONNECTED_WITHIN_SECONDS})`,
+        ),
+      );
     return rows.map((r) => r.id);
   }
 }

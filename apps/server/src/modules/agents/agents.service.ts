@@ -76,10 +76,14 @@ export class AgentsService {
   /** Enrols an agent with a registration key; the credential is answered once and stored hashed. */
   async register(input: { key: string; hostname: string; os: 1 | 2 | 3; version: string }, source: string) {
     const attempts = await this.guard.hit(`register:addr:${source}`, 60);
-    if (attempts.count > this.ratePerMinute) throw new HttpError(429, 'Too many registrations from your address. Try again in a minute.');
+    if (attempts.count > this.ratePerMinute)
+      throw new HttpError(429, 'Too many registrations from your address. Try again in a minute.');
     const key = await this.keys.findByHash(hashToken(input.key));
     if (!key) {
-      throw new HttpError(401, 'The registration key is not valid: it is wrong or was deleted. Generate a new one in the console (Keys).');
+      throw new HttpError(
+        401,
+        'The registration key is not valid: it is wrong or was deleted. Generate a new one in the console (Keys).',
+      );
     }
     await this.keys.touch(key.uuid);
     const credential = `gha_${randomBytes(32).toString('base64url')}`;

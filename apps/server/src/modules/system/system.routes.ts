@@ -27,7 +27,9 @@ export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
         ...(can('list-user-role') ? { totalRoles: await r.roles.count() } : {}),
         ...(can('list-group') ? { totalGroups: await r.groups.count() } : {}),
         ...(can('list-api-key') ? { totalRegistrationKeys: await r.apiKeys.count() } : {}),
-        ...(can('list-host') ? await r.agents.counts().then((c) => ({ totalHosts: c.total, connectedHosts: c.connected })) : {}),
+        ...(can('list-host')
+          ? await r.agents.counts().then((c) => ({ totalHosts: c.total, connectedHosts: c.connected }))
+          : {}),
         ...(can('list-all-tunnel-definitions') ? { totalTunnels: await r.tunnels.count() } : {}),
       };
     },

@@ -52,8 +52,15 @@ export class TunnelsRepository {
       .select({ id: tunnelDefinitionUsers.definitionId })
       .from(tunnelDefinitionUsers)
       .where(eq(tunnelDefinitionUsers.userId, userId));
-    const reach = groups.length > 0 ? or(inArray(tunnelDefinitions.id, direct), inArray(tunnelDefinitions.groupName, groups)) : inArray(tunnelDefinitions.id, direct);
-    return this.withMembers(await this.base().where(reach).orderBy(asc(sql`lower(${tunnelDefinitions.name})`)));
+    const reach =
+      groups.length > 0
+        ? or(inArray(tunnelDefinitions.id, direct), inArray(tunnelDefinitions.groupName, groups))
+        : inArray(tunnelDefinitions.id, direct);
+    return this.withMembers(
+      await this.base()
+        .where(reach)
+        .orderBy(asc(sql`lower(${tunnelDefinitions.name})`)),
+    );
   }
 
   /** One definition. */
@@ -70,19 +77,30 @@ export class TunnelsRepository {
 
   /** Changes a definition. */
   async update(id: string, values: Partial<typeof tunnelDefinitions.$inferInsert>): Promise<void> {
-    await this.db.update(tunnelDefinitions).set({ ...values, updatedAt: new Date() }).where(eq(tunnelDefinitions.id, id));
+    await this.db
+      .update(tunnelDefinitions)
+      .set({ ...values, updatedAt: new Date() })
+      .where(eq(tunnelDefinitions.id, id));
   }
 
   /** Deletes a definition; answers whether it existed. */
   async delete(id: string): Promise<boolean> {
-    return (await this.db.delete(tunnelDefinitions).where(eq(tunnelDefinitions.id, id)).returning({ id: tunnelDefinitions.id })).length > 0;
+    return (
+      (
+        await this.db
+          .delete(tunnelDefinitions)
+          .where(eq(tunnelDefinitions.id, id))
+          .returning({ id: tunnelDefinitions.id })
+      ).length > 0
+    );
   }
 
   /** Replaces the users admitted directly, in one transaction. */
   async setUsers(id: string, userIds: string[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.delete(tunnelDefinitionUsers).where(eq(tunnelDefinitionUsers.definitionId, id));
-      if (userIds.length > 0) await tx.insert(tunnelDefinitionUsers).values(userIds.map((userId) => ({ definitionId: id, userId })));
+      if (userIds.length > 0)
+        await tx.insert(tunnelDefinitionUsers).values(userIds.map((userId) => ({ definitionId: id, userId })));
     });
   }
 
@@ -90,7 +108,8 @@ export class TunnelsRepository {
   async setAgents(id: string, agentIds: string[]): Promise<void> {
     await this.db.transaction(async (tx) => {
       await tx.delete(tunnelDefinitionAgents).where(eq(tunnelDefinitionAgents.definitionId, id));
-      if (agentIds.length > 0) await tx.insert(tunnelDefinitionAgents).values(agentIds.map((agentId) => ({ definitionId: id, agentId })));
+      if (agentIds.length > 0)
+        await tx.insert(tunnelDefinitionAgents).values(agentIds.map((agentId) => ({ definitionId: id, agentId })));
     });
   }
 

@@ -3,7 +3,13 @@ import type { Services } from '../../services.js';
 
 type TunnelHandlers = Pick<
   Handlers,
-  'listTunnels' | 'listAllTunnels' | 'createTunnel' | 'updateTunnel' | 'deleteTunnel' | 'setTunnelUsers' | 'setTunnelAgents'
+  | 'listTunnels'
+  | 'listAllTunnels'
+  | 'createTunnel'
+  | 'updateTunnel'
+  | 'deleteTunnel'
+  | 'setTunnelUsers'
+  | 'setTunnelAgents'
 >;
 
 /** Handlers of the tunnel definition calls. */
@@ -14,7 +20,12 @@ export function tunnelHandlers(s: Services): TunnelHandlers {
     createTunnel: async ({ params, body, request }) => {
       const created = await s.tunnels.create(params.type, body);
       request.auditNote.target = created.definition.id;
-      request.auditNote.detail = { type: params.type, name: body.name, host: body.host_id, port: created.definition.port };
+      request.auditNote.detail = {
+        type: params.type,
+        name: body.name,
+        host: body.host_id,
+        port: created.definition.port,
+      };
       return created;
     },
     updateTunnel: ({ params, body, request }) => {

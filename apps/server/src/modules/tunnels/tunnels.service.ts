@@ -70,8 +70,10 @@ export class TunnelsService {
     const hostId = fields.host_id ?? current?.agentId;
     if (!hostId || !(await this.agents.find(hostId))) throw new HttpError(404, 'There is no agent with that host_id.');
     const port = fields.port ?? current?.port ?? DEFAULT_PORTS[type];
-    if (!port) throw new HttpError(400, `port is required for ${type} tunnels`, [`port is required for ${type} tunnels`]);
-    if (fields.group && !(await this.groups.exists(fields.group))) throw new HttpError(404, `There is no group named ${fields.group}.`);
+    if (!port)
+      throw new HttpError(400, `port is required for ${type} tunnels`, [`port is required for ${type} tunnels`]);
+    if (fields.group && !(await this.groups.exists(fields.group)))
+      throw new HttpError(404, `There is no group named ${fields.group}.`);
     const values = {
       agentId: hostId,
       port,
@@ -81,12 +83,17 @@ export class TunnelsService {
     };
     if (type !== 'ssh') return values;
     const login = fields.ssh_login ?? current?.sshLogin;
-    if (!login) throw new HttpError(400, 'ssh_login is required for ssh tunnels', ['ssh_login is required for ssh tunnels']);
+    if (!login)
+      throw new HttpError(400, 'ssh_login is required for ssh tunnels', ['ssh_login is required for ssh tunnels']);
     const auth = fields.ssh_auth ?? (current?.sshAuth as 'key' | 'password' | null) ?? 'key';
     const credential: { sshAuth: string; credentialSealed?: string; publicKey?: string | null } = { sshAuth: auth };
     if (auth === 'password') {
-      if (fields.password) Object.assign(credential, { credentialSealed: this.box.seal(fields.password), publicKey: null });
-      else if (current?.sshAuth !== 'password') throw new HttpError(400, 'password is required when ssh_auth is password', ['password is required when ssh_auth is password']);
+      if (fields.password)
+        Object.assign(credential, { credentialSealed: this.box.seal(fields.password), publicKey: null });
+      else if (current?.sshAuth !== 'password')
+        throw new HttpError(400, 'password is required when ssh_auth is password', [
+          'password is required when ssh_auth is password',
+        ]);
     } else if (current?.sshAuth !== 'key') {
       const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: `gatehouse-${login}` });
       Object.assign(credential, { credentialSealed: this.box.seal(pair.private), publicKey: pair.public.trim() });
