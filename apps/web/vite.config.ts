@@ -12,6 +12,7 @@ export default defineConfig({
     proxy: {
       '/api': { target: server, changeOrigin: true },
       '/sso': { target: server, changeOrigin: true },
+      '/socket.io': { target: server, changeOrigin: true, ws: true },
     },
   },
 });

@@ -36,11 +36,15 @@ test.describe('groups', () => {
     await expect(snackbar(page)).toHaveText('Group nested');
     await expect(detail.getByRole('list', { name: `Child groups of ${parent}` })).toContainText(child);
     await expect(detail.getByRole('tab', { name: /Child groups/ })).toContainText('(1)');
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: `${SCREENS}/group-detail-en-dark.png` });
     await detail.getByRole('button', { name: 'Close' }).click();
 
     // Nesting the parent inside its own child would make a cycle: the server names it.
-    await page.getByRole('row', { name: new RegExp(child) }).getByRole('button', { name: child, exact: true }).click();
+    await page
+      .getByRole('row', { name: new RegExp(child) })
+      .getByRole('button', { name: child, exact: true })
+      .click();
     const childDetail = page.getByRole('dialog', { name: `Group ${child}` });
     await expect(childDetail.getByText(`Nested in: ${parent}`)).toBeVisible();
     await childDetail.getByRole('tab', { name: /Child groups/ }).click();
@@ -107,5 +111,27 @@ test.describe('groups', () => {
     expect((await callApi(page.request, token, 'POST', '/api/group', { name: unique('sneaky') })).status()).toBe(403);
     expect((await callApi(page.request, token, 'DELETE', `/api/group/${name}`)).status()).toBe(403);
     expect((await callApi(page.request, token, 'DELETE', `/api/group/${name}/user/${EMMA}`)).status()).toBe(403);
+  });
+
+  test('the list and a group’s detail work from the keyboard', async ({ page }) => {
+    const name = unique('keyboard');
+    await callApi(page.request, await adminToken(page.request), 'POST', '/api/group', { name });
+    await signIn(page, ACCOUNTS.admin, '/groups');
+    const search = page.getByLabel('Search groups, members or hosts');
+    await search.fill(name);
+    await expect(page.getByRole('row')).toHaveCount(2);
+    await search.press('Tab');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    const detail = page.getByRole('dialog', { name: `Group ${name}` });
+    await expect(detail).toBeVisible();
+    await page.keyboard.press('Tab');
+    await expect(detail.getByRole('tab', { name: /Users/ })).toBeFocused();
+    await page.keyboard.press('ArrowRight');
+    await expect(detail.getByRole('tab', { name: /Agents/ })).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(detail.getByText('Agents appear here once they are enrolled')).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(detail).toBeHidden();
   });
 });

@@ -30,6 +30,7 @@ test.describe('registration keys', () => {
     await shown.getByRole('button', { name: 'Copy key' }).click();
     await expect(snackbar(page)).toHaveText('Copied to the clipboard');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: `${SCREENS}/key-shown-once-en-dark.png` });
 
     // A click beside the dialog does not lose the key; its button does, for good.
@@ -76,6 +77,8 @@ test.describe('registration keys', () => {
     expect((await callApi(page.request, token, 'GET', '/api/apikey')).status()).toBe(403);
     const generated = await callApi(page.request, token, 'POST', '/api/apikey', { description: 'sneaky' });
     expect(generated.status()).toBe(403);
-    expect(((await generated.json()) as { message: string }).message).toBe('Only holders of the admin role may do this.');
+    expect(((await generated.json()) as { message: string }).message).toBe(
+      'Only holders of the admin role may do this.',
+    );
   });
 });

@@ -34,6 +34,7 @@ test.describe('roles', () => {
     const row = page.getByRole('row', { name: new RegExp(role) });
     await expect(row).toContainText('list-group');
     await expect(row).toContainText('list-user-role');
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: `${SCREENS}/roles-en-dark.png` });
 
     await row.getByRole('button', { name: role, exact: true }).click();
@@ -42,6 +43,7 @@ test.describe('roles', () => {
     await detail.getByRole('button', { name: 'Give role' }).click();
     await expect(snackbar(page)).toHaveText('Role updated');
     await expect(detail.getByRole('list', { name: `Holders of ${role}` })).toContainText(person.email);
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: `${SCREENS}/role-detail-en-dark.png` });
 
     await signOutOfConsole(page);
@@ -80,7 +82,10 @@ test.describe('roles', () => {
     expect(res.status()).toBe(201);
     await signIn(page, ACCOUNTS.admin, '/roles');
 
-    await page.getByRole('row', { name: new RegExp(role) }).getByRole('button', { name: role, exact: true }).click();
+    await page
+      .getByRole('row', { name: new RegExp(role) })
+      .getByRole('button', { name: role, exact: true })
+      .click();
     const detail = page.getByRole('dialog', { name: `Role ${role}` });
     await pick(page, detail.getByLabel('Permissions to add'), ['list-group']);
     await detail.getByRole('button', { name: 'Add permissions' }).click();
@@ -132,6 +137,7 @@ test.describe('roles', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'الأدوار' })).toBeVisible();
     await expect(page.getByRole('button', { name: 'إنشاء دور' })).toBeVisible();
     await expect(page.getByRole('row', { name: /operator/ })).toBeVisible();
+    await page.mouse.move(0, 0);
     await page.screenshot({ path: `${SCREENS}/roles-ar-dark.png` });
   });
 });

@@ -1,4 +1,8 @@
 /** Query keys more than one feature touches: a change anywhere refreshes the navigation counts. */
 export const QUERY_KEYS = {
   navigationCounts: ['system', 'navigation-counts'],
+  /** The agent list (features/hosts); live socket events invalidate it. */
+  agents: ['hosts', 'agents'],
+  /** Tunnel lists (features/tunnels); refreshed after any tunnel, group, role or user change (spec §4). */
+  tunnels: ['tunnels'],
 } as const;

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { SnackbarProvider } from '../../components/snackbar/snackbar-provider';
 import { createQueryClient } from './query-client';
+import { LiveUpdates } from './live-updates';
 import { SessionEffects } from './session-effects';
 import { ThemeSettingsProvider } from './theme-settings-provider';
 
@@ -16,6 +17,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
         <QueryClientProvider client={queryClient}>
           <SnackbarProvider>
             <SessionEffects />
+            <LiveUpdates />
             {children}
           </SnackbarProvider>
         </QueryClientProvider>

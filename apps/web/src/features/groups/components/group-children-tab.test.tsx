@@ -15,7 +15,9 @@ afterEach(() => {
 describe('GroupChildrenTab', () => {
   it('shows the server’s refusal naming the cycle', async () => {
     const cycle = 'Nesting refused: it would make a cycle ops → all-staff → ops. A group cannot contain itself.';
-    const seen = fakeServer({ 'PUT api/group/ops/groups': [409, { statusCode: 409, error: 'Conflict', message: cycle }] });
+    const seen = fakeServer({
+      'PUT api/group/ops/groups': [409, { statusCode: 409, error: 'Conflict', message: cycle }],
+    });
     renderWithProviders(<GroupChildrenTab group={all[1]!} groups={all} canModify />);
     fireEvent.mouseDown(screen.getByLabelText('Groups to nest'));
     fireEvent.click(await screen.findByText('all-staff'));

@@ -30,16 +30,17 @@ export function useGroupColumns({ onOpen, onDelete }: GroupColumnActions): GridC
             type="button"
             tabIndex={tabIndex}
             onClick={() => onOpen(row)}
-            sx={{ fontWeight: 500 }}
+            sx={{ fontWeight: 500, textAlign: 'start' }}
           >
             {row.name}
           </Link>
         ),
       },
+      // Counts are not typed 'number': that aligns cells and headers to opposite sides in Arabic;
+      // the default comparator still sorts them as numbers.
       {
         field: 'users',
         headerName: t('groups.columns.users'),
-        type: 'number',
         flex: 1,
         minWidth: 100,
         valueGetter: (_value, row) => row.users.length,
@@ -47,7 +48,6 @@ export function useGroupColumns({ onOpen, onDelete }: GroupColumnActions): GridC
       {
         field: 'agents',
         headerName: t('groups.columns.agents'),
-        type: 'number',
         flex: 1,
         minWidth: 100,
         valueGetter: (_value, row) => row.agents.length,
@@ -55,7 +55,6 @@ export function useGroupColumns({ onOpen, onDelete }: GroupColumnActions): GridC
       {
         field: 'groups',
         headerName: t('groups.columns.children'),
-        type: 'number',
         flex: 1,
         minWidth: 130,
         valueGetter: (_value, row) => row.groups.length,

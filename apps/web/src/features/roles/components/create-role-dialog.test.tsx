@@ -29,7 +29,10 @@ describe('CreateRoleDialog', () => {
     renderWithProviders(<CreateRoleDialog open onClose={onClose} />);
     await chooseForm('  release-managers ');
     expect(await screen.findByText('Role created')).toBeTruthy();
-    expect(seen.find((r) => r.method === 'POST')?.body).toEqual({ name: 'release-managers', permissions: ['list-group'] });
+    expect(seen.find((r) => r.method === 'POST')?.body).toEqual({
+      name: 'release-managers',
+      permissions: ['list-group'],
+    });
     expect(onClose).toHaveBeenCalled();
   });
 

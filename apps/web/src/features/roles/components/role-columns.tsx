@@ -32,7 +32,7 @@ export function useRoleColumns({ onOpen, onDelete }: RoleColumnActions): GridCol
             type="button"
             tabIndex={tabIndex}
             onClick={() => onOpen(row)}
-            sx={{ fontWeight: 500 }}
+            sx={{ fontWeight: 500, textAlign: 'start' }}
           >
             {row.name}
           </Link>
@@ -47,7 +47,8 @@ export function useRoleColumns({ onOpen, onDelete }: RoleColumnActions): GridCol
         valueGetter: (_value, row) => (row.name === ADMIN_ROLE ? Number.MAX_SAFE_INTEGER : row.permissions.length),
         renderCell: ({ row }) => <PermissionChips permissions={row.permissions} all={row.name === ADMIN_ROLE} />,
       },
-      { field: 'user_count', headerName: t('roles.columns.holders'), type: 'number', width: 110 },
+      // Counts are not typed 'number': that aligns cells and headers to opposite sides in Arabic.
+      { field: 'user_count', headerName: t('roles.columns.holders'), width: 110 },
       {
         field: 'builtin',
         headerName: t('roles.columns.kind'),

@@ -55,6 +55,11 @@ export function AddRoleForm({
         inputValue={role}
         onInputChange={(_event, value) => setRole(value)}
         onChange={(_event, value) => setRole(value ?? '')}
+        noOptionsText={t('users.roles.noOptions')}
+        loadingText={t('common.loading')}
+        openText={t('users.roles.openList')}
+        closeText={t('common.close')}
+        clearText={t('users.roles.clear')}
         sx={{ flex: 1 }}
         size="small"
         renderInput={(params) => (
