@@ -1,5 +1,6 @@
 import type { Permission } from '@gatehouse/contracts';
 import type { Services } from '../services.js';
+import { seedInfrastructure } from './demo-infrastructure.js';
 
 /** The password every demo account gets; printed by the command, never used outside demos. */
 export const DEMO_PASSWORD = 'Gatehouse-demo-1';
@@ -43,7 +44,9 @@ export async function seedDemo(services: Services): Promise<string[]> {
     );
     created.push(person.email);
   }
+  const infrastructure = await seedInfrastructure(services);
   return [
+    ...infrastructure,
     `Demo roles: ${Object.keys(DEMO_ROLES).join(', ')}.`,
     created.length > 0 ? `Demo users created: ${created.length}.` : 'Demo users were already there.',
     ...DEMO_USERS.map((u) => `  ${u.email.padEnd(36)} ${u.roles.join(', ')}`),

@@ -20,7 +20,7 @@ function toAgent(row: AgentRow): z.infer<typeof Agent> {
   return {
     id: row.id,
     hostname: row.hostname,
-    os: (row.os === 2 || row.os === 3 ? row.os : 1),
+    os: row.os === 2 || row.os === 3 ? row.os : 1,
     version: row.version,
     connected: row.connected,
     last_seen: row.lastSeenAt?.toISOString() ?? null,

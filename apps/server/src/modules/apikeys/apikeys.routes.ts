@@ -6,7 +6,7 @@ export function apiKeyHandlers(s: Services): Pick<Handlers, 'listApiKeys' | 'cre
   return {
     listApiKeys: () => s.apiKeys.list(),
     createApiKey: async ({ principal, body, request }) => {
-      const created = await s.apiKeys.create(principal, body.description, body.permissions ?? []);
+      const created = await s.apiKeys.create(principal.email, body.description, body.permissions ?? []);
       request.auditNote.target = created.uuid;
       return created;
     },

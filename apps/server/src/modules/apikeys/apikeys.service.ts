@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { HttpError } from '../../http/errors.js';
-import type { Principal } from '../auth/principal.js';
 import { hashToken } from '../auth/tokens.js';
 import type { ApiKeysRepository } from './apikeys.repository.js';
 
@@ -27,13 +26,13 @@ export class ApiKeysService {
   }
 
   /** Generates a key; its secret is in this answer only. */
-  async create(principal: Principal, description: string, permissions: string[]) {
+  async create(createdBy: string, description: string, permissions: string[]) {
     const key = `ghk_${randomBytes(32).toString('base64url')}`;
     const row = await this.keys.create({
       description,
       permissions,
       keyHash: hashToken(key),
-      createdBy: principal.email,
+      createdBy,
     });
     return { ...toKey(row), key, message: 'Registration key created. Copy it now: it is not shown again.' };
   }

@@ -4,7 +4,7 @@ import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { errorText } from '../../../lib/api-error';
 import { useDeleteUser } from '../api/delete-user';
 import { useResetUserPassword } from '../api/reset-user-password';
-import type { UserAction } from './users-grid';
+import type { UserAction } from './user-columns';
 
 /** The confirmations of the delete and password-reset row actions, and their outcome messages. */
 export function UserActionDialogs({

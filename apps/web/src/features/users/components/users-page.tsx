@@ -16,7 +16,7 @@ import { useDebouncedValue } from '../use-debounced-value';
 import { AddUserDialog } from './add-user-dialog';
 import { ManageRolesDialog } from './manage-roles-dialog';
 import { UserActionDialogs } from './user-action-dialogs';
-import type { UserAction } from './users-grid';
+import type { UserAction } from './user-columns';
 import { UsersGrid } from './users-grid';
 import { UsersSearch } from './users-search';
 

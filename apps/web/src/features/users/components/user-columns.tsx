@@ -1,0 +1,112 @@
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
+import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import { GridActionsCellItem } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
+import type { ReactElement } from 'react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/dates';
+import type { UserRow } from '../api/list-users';
+import { ChipList } from './chip-list';
+
+/** What a row's action buttons ask the page to do. */
+export type UserAction = 'roles' | 'reset' | 'delete';
+
+/** Which row actions the signed-in user may take. */
+export interface AllowedActions {
+  roles: boolean;
+  reset: boolean;
+  delete: boolean;
+}
+
+/**
+ * The grid's columns: email (with "You" on one's own row), name, role and group chips, creation
+ * time, and the actions the user may take. Only email, name and created sort (on the server).
+ */
+export function useUserColumns(
+  me: string,
+  allowed: AllowedActions,
+  onAction: (action: UserAction, email: string) => void,
+): GridColDef<UserRow>[] {
+  const { t } = useTranslation();
+  const anyAction = allowed.roles || allowed.reset || allowed.delete;
+  return useMemo<GridColDef<UserRow>[]>(() => {
+    const list: GridColDef<UserRow>[] = [
+      {
+        field: 'email',
+        headerName: t('users.columns.email'),
+        flex: 1.8,
+        minWidth: 240,
+        renderCell: ({ row }) => (
+          <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+            {/* An address reads left to right in every language; its start stays visible when cut. */}
+            <Box component="span" dir="ltr" title={row.email} sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+              {row.email}
+            </Box>
+            {row.email === me ? <Chip label={t('users.you')} size="small" color="primary" /> : null}
+          </Box>
+        ),
+      },
+      {
+        field: 'name',
+        headerName: t('users.columns.name'),
+        flex: 1,
+        minWidth: 150,
+        valueFormatter: (value: string | null) => value || '—',
+      },
+      {
+        field: 'roles',
+        headerName: t('users.columns.roles'),
+        sortable: false,
+        flex: 1,
+        minWidth: 180,
+        renderCell: ({ row }) => <ChipList names={row.roles} emptyLabel={t('users.none')} color="primary" />,
+      },
+      {
+        field: 'groups',
+        headerName: t('users.columns.groups'),
+        sortable: false,
+        flex: 0.9,
+        minWidth: 160,
+        renderCell: ({ row }) => <ChipList names={row.groups} emptyLabel={t('users.none')} />,
+      },
+      {
+        field: 'created_at',
+        headerName: t('users.columns.created'),
+        width: 160,
+        valueFormatter: (value: string) => formatDateTime(value),
+      },
+    ];
+    if (!anyAction) return list;
+    const item = (action: UserAction, email: string, label: string, icon: ReactElement) => (
+      <GridActionsCellItem
+        key={action}
+        icon={icon}
+        label={label}
+        title={label}
+        onClick={() => onAction(action, email)}
+      />
+    );
+    list.push({
+      field: 'actions',
+      type: 'actions',
+      headerName: t('users.columns.actions'),
+      width: 130,
+      getActions: ({ row }) => [
+        ...(allowed.roles
+          ? [item('roles', row.email, t('users.actions.roles', { email: row.email }), <ManageAccountsOutlined />)]
+          : []),
+        ...(allowed.reset
+          ? [item('reset', row.email, t('users.actions.reset', { email: row.email }), <LockResetOutlined />)]
+          : []),
+        ...(allowed.delete && row.email !== me
+          ? [item('delete', row.email, t('users.actions.delete', { email: row.email }), <DeleteOutlined />)]
+          : []),
+      ],
+    });
+    return list;
+  }, [t, me, allowed, anyAction, onAction]);
+}
