@@ -27,9 +27,7 @@ export interface UsersGridProps {
 /** The user list: paging, sorting and search happen on the server, so 10,000 users stay smooth. */
 export function UsersGrid(props: UsersGridProps) {
   const { t, i18n } = useTranslation();
-  const { me, allowed, onAction } = props;
-
-  const columns = useUserColumns(me, allowed, onAction);
+  const columns = useUserColumns(props.me, props.allowed, props.onAction);
 
   return (
     <DataGrid

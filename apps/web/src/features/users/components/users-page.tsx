@@ -50,6 +50,14 @@ export function UsersPage() {
     q: seesEveryone ? q : '',
   });
   const onPagingChange = useCallback((model: GridPaginationModel) => setPaging({ q, ...model }), [q]);
+  // A new order starts again on the first page.
+  const onSortChange = useCallback(
+    (model: GridSortModel) => {
+      setSort(model);
+      setPaging((current) => ({ ...current, q, page: 0 }));
+    },
+    [q],
+  );
   const onAction = useCallback((kind: UserAction, email: string) => setAction({ kind, email }), []);
 
   return (
@@ -95,7 +103,7 @@ export function UsersPage() {
             paging={{ page, pageSize: paging.pageSize }}
             onPagingChange={onPagingChange}
             sort={sort}
-            onSortChange={setSort}
+            onSortChange={onSortChange}
             me={user?.email ?? ''}
             allowed={allowed}
             onAction={onAction}
