@@ -1,0 +1,90 @@
+import Apple from '@mui/icons-material/Apple';
+import Microsoft from '@mui/icons-material/Microsoft';
+import TerminalOutlined from '@mui/icons-material/TerminalOutlined';
+import Box from '@mui/material/Box';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import dayjs from 'dayjs';
+import relativeTime from 'dayjs/plugin/relativeTime';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { IconComponent } from '../../../components/icon-type';
+import { formatDateTime, parseServerTime } from '../../../lib/dates';
+
+dayjs.extend(relativeTime);
+
+/** A coloured dot with the words Connected or Disconnected; the words carry the meaning. */
+export function ConnectionStatus({ connected }: { connected: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+      <Box
+        aria-hidden
+        sx={{
+          width: 10,
+          height: 10,
+          borderRadius: '50%',
+          flexShrink: 0,
+          bgcolor: connected ? 'success.main' : 'text.disabled',
+          boxShadow: connected ? (theme) => `0 0 0 3px ${theme.palette.success.main}33` : 'none',
+        }}
+      />
+      <Typography variant="body2" component="span" sx={{ color: connected ? 'success.main' : 'text.secondary' }}>
+        {connected ? t('hosts.status.connected') : t('hosts.status.disconnected')}
+      </Typography>
+    </Box>
+  );
+}
+
+const OS: Record<number, { icon: IconComponent; key: string }> = {
+  1: { icon: TerminalOutlined, key: 'hosts.os.linux' },
+  2: { icon: Microsoft, key: 'hosts.os.windows' },
+  3: { icon: Apple, key: 'hosts.os.macos' },
+};
+
+/** The OS code of spec §3 (Linux 1, Windows 2, MacOS 3) as an icon and a name. */
+export function OsLabel({ os }: { os: number }) {
+  const { t } = useTranslation();
+  const known = OS[os] ?? OS[1];
+  if (!known) return null;
+  const Icon = known.icon;
+  return (
+    <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+      <Icon fontSize="small" aria-hidden sx={{ color: 'text.secondary' }} />
+      <span>{t(known.key)}</span>
+    </Box>
+  );
+}
+
+/** The current time, renewed every `everyMs`, so relative times stay true. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/**
+ * 'a minute ago', with the local 'L LT' time as a tooltip; 'Never' before the first contact. A
+ * connected host was heard from in the last 15 seconds, so it reads 'Now'.
+ */
+export function LastSeen({ value, connected }: { value: string | null; connected: boolean }) {
+  const { t, i18n } = useTranslation();
+  const now = useNow(30_000);
+  if (!value) return <span>{t('hosts.neverSeen')}</span>;
+  const exact = formatDateTime(value);
+  const seen = parseServerTime(value);
+  // A heartbeat newer than the ticking clock reads as just now, never as in the future.
+  const relative = connected
+    ? t('hosts.seenNow')
+    : seen.locale(dayjs.locale()).from(dayjs(Math.max(now, seen.valueOf())));
+  return (
+    <Tooltip title={exact} describeChild>
+      <Box component="time" dateTime={value} lang={i18n.language}>
+        {relative}
+      </Box>
+    </Tooltip>
+  );
+}

@@ -1,0 +1,93 @@
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
+import Link from '@mui/material/Link';
+import type { GridColDef } from '@mui/x-data-grid';
+import { GridActionsCellItem } from '@mui/x-data-grid';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { AgentItem } from '../api/list-agents';
+import { ConnectionStatus, LastSeen, OsLabel } from './agent-cells';
+
+/** What the rows' buttons do; `onDelete` is left out for those who may not delete. */
+export interface AgentColumnActions {
+  onConfigure: (agent: AgentItem) => void;
+  onDelete?: (agent: AgentItem) => void;
+}
+
+/** The agents grid's columns: connection, hostname, OS, agent version, last seen and actions. */
+export function useAgentColumns({ onConfigure, onDelete }: AgentColumnActions): GridColDef<AgentItem>[] {
+  const { t } = useTranslation();
+  return useMemo<GridColDef<AgentItem>[]>(
+    () => [
+      {
+        field: 'connected',
+        headerName: t('hosts.columns.status'),
+        width: 170,
+        renderCell: ({ row }) => <ConnectionStatus connected={row.connected} />,
+      },
+      {
+        field: 'hostname',
+        headerName: t('hosts.columns.hostname'),
+        flex: 2,
+        minWidth: 180,
+        renderCell: ({ row, tabIndex }) => (
+          <Link
+            component="button"
+            type="button"
+            tabIndex={tabIndex}
+            onClick={() => onConfigure(row)}
+            sx={{ fontWeight: 500, textAlign: 'start' }}
+          >
+            {row.hostname}
+          </Link>
+        ),
+      },
+      {
+        field: 'os',
+        headerName: t('hosts.columns.os'),
+        flex: 1,
+        minWidth: 130,
+        renderCell: ({ row }) => <OsLabel os={row.os} />,
+      },
+      {
+        field: 'version',
+        headerName: t('hosts.columns.version'),
+        flex: 1,
+        minWidth: 110,
+        valueFormatter: (value: string | null) => value ?? '-',
+      },
+      {
+        field: 'last_seen',
+        headerName: t('hosts.columns.lastSeen'),
+        flex: 1.2,
+        minWidth: 150,
+        renderCell: ({ row }) => <LastSeen value={row.last_seen} connected={row.connected} />,
+      },
+      {
+        field: 'actions',
+        type: 'actions',
+        headerName: t('common.actions'),
+        width: 110,
+        getActions: ({ row }) => [
+          <GridActionsCellItem
+            key="configure"
+            icon={<TuneOutlined />}
+            label={t('hosts.configure', { hostname: row.hostname })}
+            onClick={() => onConfigure(row)}
+          />,
+          ...(onDelete
+            ? [
+                <GridActionsCellItem
+                  key="delete"
+                  icon={<DeleteOutlined />}
+                  label={t('hosts.delete', { hostname: row.hostname })}
+                  onClick={() => onDelete(row)}
+                />,
+              ]
+            : []),
+        ],
+      },
+    ],
+    [t, onConfigure, onDelete],
+  );
+}
