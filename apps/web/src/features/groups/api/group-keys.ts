@@ -8,13 +8,14 @@ export const GROUP_KEYS = {
   list: ['groups', 'list'],
 } as const;
 
-/** Refreshes the groups and the navigation counts after a change. */
+/** Refreshes the groups, the navigation counts and the tunnel lists (spec §4) after a change. */
 export function useInvalidateGroups(): () => Promise<void> {
   const client = useQueryClient();
   return useCallback(async () => {
     await Promise.all([
       client.invalidateQueries({ queryKey: GROUP_KEYS.all }),
       client.invalidateQueries({ queryKey: QUERY_KEYS.navigationCounts }),
+      client.invalidateQueries({ queryKey: QUERY_KEYS.tunnels }),
     ]);
   }, [client]);
 }

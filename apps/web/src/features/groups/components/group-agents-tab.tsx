@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Stack from '@mui/material/Stack';
 import { useTranslation } from 'react-i18next';
 import { MemberList } from '../../../components/member-list';
@@ -6,11 +5,9 @@ import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { useErrorText } from '../../../components/use-error-text';
 import type { GroupItem } from '../api/list-groups';
 import { useRemoveGroupAgent } from '../api/remove-group-agent';
+import { AgentAdder } from './agent-adder';
 
-/**
- * A group's agents. There is no agent list to choose from until agents can enroll, so there is
- * no add control yet; agents already in the group are shown and can be removed.
- */
+/** A group's agents; holders of modify-group add enrolled agents and remove them. */
 export function GroupAgentsTab({ group, canModify }: { group: GroupItem; canModify: boolean }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
@@ -27,14 +24,12 @@ export function GroupAgentsTab({ group, canModify }: { group: GroupItem; canModi
 
   return (
     <Stack spacing={2}>
-      <Alert severity="info" variant="outlined">
-        {t('groups.agents.enrolNote')}
-      </Alert>
+      {canModify ? <AgentAdder group={group} /> : null}
       <MemberList
         label={t('groups.agents.listLabel', { name: group.name })}
         searchLabel={t('groups.agents.search')}
         items={group.agents.map((agent) => ({ id: agent.id, primary: agent.hostname, secondary: agent.id }))}
-        emptyText={t('groups.agents.empty')}
+        emptyText={canModify ? t('groups.agents.emptyEditor') : t('groups.agents.empty')}
         onRemove={canModify ? (item) => removeAgent(item.id) : undefined}
         removeLabel={(item) => t('groups.agents.remove', { hostname: item.primary, name: group.name })}
         busy={remove.isPending}

@@ -9,13 +9,14 @@ export const ROLE_KEYS = {
   detail: (name: string) => ['roles', 'detail', name] as const,
 } as const;
 
-/** Refreshes every roles query and the navigation counts after a change. */
+/** Refreshes every roles query, the navigation counts and the tunnel lists (spec §4) after a change. */
 export function useInvalidateRoles(): () => Promise<void> {
   const client = useQueryClient();
   return useCallback(async () => {
     await Promise.all([
       client.invalidateQueries({ queryKey: ROLE_KEYS.all }),
       client.invalidateQueries({ queryKey: QUERY_KEYS.navigationCounts }),
+      client.invalidateQueries({ queryKey: QUERY_KEYS.tunnels }),
     ]);
   }, [client]);
 }

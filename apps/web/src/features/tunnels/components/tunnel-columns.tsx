@@ -1,0 +1,87 @@
+import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import DnsOutlined from '@mui/icons-material/DnsOutlined';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import KeyOutlined from '@mui/icons-material/KeyOutlined';
+import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
+import type { GridColDef } from '@mui/x-data-grid';
+import { GridActionsCellItem } from '@mui/x-data-grid';
+import type { ReactElement } from 'react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TunnelItem, TunnelType } from '../api/list-tunnels';
+
+/** What a row's buttons do. */
+export type TunnelAction = 'edit' | 'users' | 'agents' | 'publicKey' | 'delete';
+
+/** Which tab the grid is on: one type, or all. */
+export type TunnelTab = TunnelType | 'all';
+
+/** The tunnels grid's columns for a tab; `canModify` adds the buttons that change a definition. */
+export function useTunnelColumns(
+  tab: TunnelTab,
+  canModify: boolean,
+  onAction: (action: TunnelAction, item: TunnelItem) => void,
+): GridColDef<TunnelItem>[] {
+  const { t } = useTranslation();
+  return useMemo<GridColDef<TunnelItem>[]>(() => {
+    const dash = (value: string | null | undefined) => value || '-';
+    const columns: GridColDef<TunnelItem>[] = [
+      { field: 'name', headerName: t('tunnels.columns.name'), flex: 1.6, minWidth: 170 },
+      {
+        field: 'type',
+        headerName: t('tunnels.columns.type'),
+        width: 100,
+        valueFormatter: (value: TunnelType) => t(`tunnels.types.${value}`),
+      },
+      {
+        field: 'host',
+        headerName: t('tunnels.columns.host'),
+        flex: 1.2,
+        minWidth: 140,
+        valueGetter: (_value, row) => row.host.hostname,
+      },
+      { field: 'port', headerName: t('tunnels.columns.port'), width: 90, valueFormatter: (value: number) => String(value) },
+      { field: 'group', headerName: t('tunnels.columns.group'), flex: 1, minWidth: 110, valueFormatter: dash },
+      { field: 'users', headerName: t('tunnels.columns.users'), width: 90, valueGetter: (_value, row) => row.users.length },
+    ];
+    if (tab === 'agent' || tab === 'all')
+      columns.push({
+        field: 'agents',
+        headerName: t('tunnels.columns.agents'),
+        flex: 1.2,
+        minWidth: 140,
+        valueGetter: (_value, row) => row.agents.map((agent) => agent.hostname).join(', '),
+        valueFormatter: dash,
+      });
+    if (tab === 'ssh')
+      columns.push(
+        { field: 'ssh_login', headerName: t('tunnels.columns.login'), flex: 1, minWidth: 110, valueFormatter: dash },
+        {
+          field: 'ssh_auth',
+          headerName: t('tunnels.columns.auth'),
+          width: 120,
+          valueFormatter: (value: 'key' | 'password' | null) => (value ? t(`tunnels.auth.${value}`) : '-'),
+        },
+      );
+    columns.push({
+      field: 'actions',
+      type: 'actions',
+      headerName: t('common.actions'),
+      width: canModify ? 210 : 80,
+      getActions: ({ row }) => {
+        const item = (action: TunnelAction, icon: ReactElement, label: string) => (
+          <GridActionsCellItem key={action} icon={icon} label={label} onClick={() => onAction(action, row)} />
+        );
+        const name = { name: row.name };
+        return [
+          ...(canModify ? [item('edit', <EditOutlined />, t('tunnels.actions.edit', name))] : []),
+          ...(canModify ? [item('users', <PeopleOutlined />, t('tunnels.actions.users', name))] : []),
+          ...(canModify && row.type === 'agent' ? [item('agents', <DnsOutlined />, t('tunnels.actions.agents', name))] : []),
+          ...(row.public_key ? [item('publicKey', <KeyOutlined />, t('tunnels.actions.publicKey', name))] : []),
+          ...(canModify ? [item('delete', <DeleteOutlined />, t('tunnels.actions.delete', name))] : []),
+        ];
+      },
+    });
+    return columns;
+  }, [t, tab, canModify, onAction]);
+}
