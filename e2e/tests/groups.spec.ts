@@ -130,8 +130,39 @@ test.describe('groups', () => {
     await page.keyboard.press('ArrowRight');
     await expect(detail.getByRole('tab', { name: /Agents/ })).toBeFocused();
     await page.keyboard.press('Enter');
-    await expect(detail.getByText('Agents appear here once they are enrolled')).toBeVisible();
+    await expect(detail.getByRole('tab', { name: /Agents/ })).toHaveAttribute('aria-selected', 'true');
+    await expect(detail.getByRole('tabpanel')).toBeVisible();
     await page.keyboard.press('Escape');
     await expect(detail).toBeHidden();
+  });
+
+  test('an administrator adds an enrolled agent to a group and removes it', async ({ page }) => {
+    const admin = await adminToken(page.request);
+    const name = unique('hosts');
+    const hostname = `${unique('web')}.e2e`;
+    await callApi(page.request, admin, 'POST', '/api/group', { name });
+    const key = (await (await callApi(page.request, admin, 'POST', '/api/apikey', { description: name })).json()) as {
+      key: string;
+      uuid: string;
+    };
+    const enrolled = await page.request.post('/api/agent/register', {
+      data: { key: key.key, hostname, os: 1, version: '2.0.0' },
+    });
+    expect(enrolled.status()).toBe(201);
+    await callApi(page.request, admin, 'DELETE', `/api/apikey/${key.uuid}`);
+
+    await signIn(page, ACCOUNTS.admin, '/groups');
+    await page.getByRole('button', { name, exact: true }).click();
+    const detail = page.getByRole('dialog', { name: `Group ${name}` });
+    await detail.getByRole('tab', { name: /Agents/ }).click();
+    await pick(page, detail.getByLabel('Agents to add'), [hostname]);
+    await detail.getByRole('button', { name: 'Add agents' }).click();
+    await expect(snackbar(page)).toHaveText('Host added to group');
+    await expect(detail.getByRole('list', { name: `Agents of ${name}` })).toContainText(hostname);
+    await expect(detail.getByRole('tab', { name: /Agents/ })).toContainText('(1)');
+
+    await detail.getByRole('button', { name: `Remove ${hostname} from ${name}` }).click();
+    await expect(snackbar(page)).toHaveText('Host removed from group');
+    await expect(detail.getByText('No agents are in this group yet.')).toBeVisible();
   });
 });

@@ -29,9 +29,18 @@ export function AgentAdder({ group }: { group: GroupItem }) {
   const add = useAddGroupAgents();
   const [picked, setPicked] = useState<AgentChoice[]>([]);
 
-  if (!canList) return <Alert severity="info" variant="outlined">{t('groups.agents.needListHost')}</Alert>;
+  if (!canList)
+    return (
+      <Alert severity="info" variant="outlined">
+        {t('groups.agents.needListHost')}
+      </Alert>
+    );
   if (agents.isSuccess && agents.data.agents.length === 0) {
-    return <Alert severity="info" variant="outlined">{t('groups.agents.noneEnrolled')}</Alert>;
+    return (
+      <Alert severity="info" variant="outlined">
+        {t('groups.agents.noneEnrolled')}
+      </Alert>
+    );
   }
   const inGroup = new Set(group.agents.map((agent) => agent.id));
   const choices = (agents.data?.agents ?? []).filter((agent) => !inGroup.has(agent.id));
