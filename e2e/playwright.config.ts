@@ -5,7 +5,7 @@ const port = Number(process.env.E2E_PORT ?? 18480);
 /** Browser tests: Debian's Chromium (never a downloaded browser) against the built server. */
 export default defineConfig({
   testDir: './tests',
-  outputDir: './artifacts/results',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? './artifacts/results',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

@@ -10,6 +10,7 @@ export GATEHOUSE_ADMIN_PASSWORD=e2e-admin-password
 export GATEHOUSE_LOGIN_RATE_LIMIT=10000
 export GATEHOUSE_BUILD_TAG=e2e
 export LOG_LEVEL=warn
+export GATEHOUSE_SSH_PORT="${E2E_SSH_PORT:-$((PORT + 1000))}"
 rm -rf "$GATEHOUSE_DATA_DIR"
 node apps/server/dist/cli/demo.js >/dev/null
 exec node apps/server/dist/main.js

@@ -9,6 +9,7 @@ import { agentHandlers } from './modules/agents/agents.routes.js';
 import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
+import { recordingHandlers } from './modules/recordings/recordings.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
 import { settingsHandlers } from './modules/settings/settings.routes.js';
 import { systemHandlers } from './modules/system/system.routes.js';
@@ -68,6 +69,7 @@ export async function buildApp(
     ...settingsHandlers(services),
     ...agentHandlers(services),
     ...tunnelHandlers(services),
+    ...recordingHandlers(services),
   };
   bindRoutes(app, handlers, services.auth);
   await installConsole(app, config.webDir);

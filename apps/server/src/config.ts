@@ -32,6 +32,8 @@ const EnvSchema = z.object({
   GATEHOUSE_WEB_DIR: optionalText,
   GATEHOUSE_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   GATEHOUSE_SECRET_KEY: optionalText,
+  GATEHOUSE_SSH_PORT: port.default(2222),
+  GATEHOUSE_SSH_HOST: optionalText,
   REDIS_URL: optionalText.pipe(
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
@@ -55,6 +57,9 @@ export interface Config {
   trustProxy: boolean;
   /** Key for secrets at rest; unset means the data folder's secret.key. */
   secretKey: string | undefined;
+  /** Port and address of the SSH gateway. */
+  sshPort: number;
+  sshHost: string;
   /** Redis for fanning socket events out across instances; unset keeps them in this process. */
   redisUrl: string | undefined;
   /** How people reach the console, for links in mail; unset means http://HOST:PORT. */
@@ -86,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     trustProxy: e.GATEHOUSE_TRUST_PROXY === 'true',
     secretKey: e.GATEHOUSE_SECRET_KEY,
     redisUrl: e.REDIS_URL,
+    sshPort: e.GATEHOUSE_SSH_PORT,
+    sshHost: e.GATEHOUSE_SSH_HOST ?? e.HOST,
     publicUrl: e.GATEHOUSE_PUBLIC_URL?.replace(/\/+$/, ''),
   };
 }

@@ -14,7 +14,7 @@ function run(
 ): Promise<{ child: ChildProcess; output: string; code: number | null }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+      env: { ...process.env, LOG_LEVEL: 'warn', GATEHOUSE_SSH_PORT: '0', ...env },
       stdio: 'pipe',
     });
     let output = '';

@@ -29,6 +29,7 @@ async function main(): Promise<void> {
       '',
       `  Gatehouse ${BUILD.version} (build ${BUILD.buildNumber}) is running at ${server.url}`,
       `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
+      `  SSH gateway: ssh -p ${server.sshPort} <your email>@<host>@${config.sshHost}`,
     ];
     if (server.firstAdmin.created) {
       lines.push(`  First administrator: ${server.firstAdmin.email}`);

@@ -8,6 +8,7 @@ import { migrate } from './db/migrate.js';
 import { createLogger } from './lib/logger.js';
 import { loadSecretKey } from './lib/secret-box.js';
 import type { FirstAdminOutcome } from './modules/users/users.service.js';
+import { SshGateway } from './gateway/ssh-gateway.js';
 import { attachConsoleSockets } from './realtime/console-sockets.js';
 import { type Services, createServices } from './services.js';
 
@@ -17,6 +18,8 @@ export interface RunningServer {
   url: string;
   services: Services;
   firstAdmin: FirstAdminOutcome;
+  /** The port of the SSH gateway. */
+  sshPort: number;
   /** socket.io for open consoles. */
   io: Awaited<ReturnType<typeof attachConsoleSockets>>['io'];
   close(): Promise<void>;
@@ -62,9 +65,29 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const sockets = await attachConsoleSockets(app.server, {
     auth: services.auth,
     hub: services.hub,
+    recordings: services.recordings,
+    sessions: services.sessions,
     log: services.log,
     redisUrl: config.redisUrl,
   });
+  // Recordings whose process died are finalised now: with the embedded database nothing else
+  // can be writing them; with PostgreSQL only those silent for half a minute.
+  await services.recordings.recoverOrphans(database.kind === 'pglite' ? 0 : 30);
+  const sweep = setInterval(() => void services.recordings.recoverOrphans(30).catch(() => undefined), 30_000);
+  sweep.unref();
+  const gateway = new SshGateway(services, services.log);
+  let sshPort: number;
+  try {
+    sshPort = await gateway.listen(config.sshPort, config.sshHost);
+  } catch (error) {
+    clearInterval(sweep);
+    services.hub.close();
+    await sockets.close();
+    await app.close();
+    if (!options.database) await database.close();
+    releaseLock?.();
+    throw error;
+  }
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -87,8 +110,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services,
     firstAdmin,
     io: sockets.io,
+    sshPort,
     async close() {
       clearInterval(purge);
+      clearInterval(sweep);
+      await gateway.close();
+      services.recordings.close();
       services.hub.close();
       await sockets.close();
       await app.close();

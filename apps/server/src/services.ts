@@ -30,6 +30,10 @@ import { UsersAdminService } from './modules/users/users-admin.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { AgentHub } from './realtime/agent-hub.js';
+import { GatewayKeys } from './gateway/gateway-keys.js';
+import { RecordingsRepository } from './recordings/recordings.repository.js';
+import { RecordingsService } from './recordings/recordings.service.js';
+import { SessionsService } from './modules/recordings/sessions.service.js';
 
 /** The repositories and services of one server, wired over one database. */
 export type Services = ReturnType<typeof createServices>;
@@ -65,11 +69,21 @@ export function createServices(database: Database, options: ServiceOptions) {
   const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute);
   const usersService = new UsersService(users, roles);
   const mail = new MailService(settings, path.join(options.dataDir, 'outbox'), options.log);
+  const gatewayKeys = new GatewayKeys(settingsRepository, box, options.dataDir);
+  const recordingsRepository = new RecordingsRepository(db);
+  const sshKeys = new SshKeysRepository(db);
+  const recordings = new RecordingsService(recordingsRepository, options.dataDir, async () => (await gatewayKeys.keys()).signingKey, options.log);
   return {
     database,
     log: options.log,
     hub,
+    box,
+    gatewayKeys,
+    recordings,
     repositories: {
+      recordings: recordingsRepository,
+      sshKeys,
+      guard,
       agents,
       tunnels,
       users,
@@ -104,8 +118,9 @@ export function createServices(database: Database, options: ServiceOptions) {
     roles: new RolesService(rolesAdmin, usersAdmin),
     groups: new GroupsService(groups, usersAdmin),
     apiKeys: new ApiKeysService(apiKeys),
-    sshKeys: new SshKeysService(new SshKeysRepository(db)),
+    sshKeys: new SshKeysService(sshKeys),
     agents: new AgentsService(agents, apiKeys, guard, hub, options.loginRatePerMinute),
     tunnels: new TunnelsService(tunnels, agents, groups, usersAdmin, box),
+    sessions: new SessionsService(recordingsRepository, recordings, groups, tunnels),
   };
 }

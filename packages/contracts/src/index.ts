@@ -4,3 +4,4 @@ export * from './route.js';
 export * from './routes/index.js';
 export * from './openapi.js';
 export * from './agent-protocol.js';
+export * from './socket-events.js';

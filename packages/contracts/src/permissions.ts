@@ -27,6 +27,7 @@ export const PERMISSIONS = [
   'modify-user',
   'modify-group',
   'manage-settings',
+  'terminate-session',
 ] as const;
 
 /** One permission string of the catalogue. */
@@ -55,6 +56,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'modify-user': 'Create and delete users; send password resets to others',
   'modify-group': 'Create and delete groups; change their members, agents and child groups',
   'manage-settings': 'Change general settings (sign-up, mail, recording, banner)',
+  'terminate-session': 'Terminate live sessions of hosts one may watch',
 };
 
 /** True when the string names a permission of the catalogue. */

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   bigserial,
   boolean,
   index,
@@ -222,6 +223,8 @@ export const tunnelDefinitions = pgTable('tunnel_definitions', {
   credentialSealed: text('credential_sealed'),
   publicKey: text('public_key'),
   allowPortForwarding: boolean('allow_port_forwarding').notNull().default(false),
+  /** The host key of the target sshd, pinned on first use (base64 of the key blob). */
+  hostKey: text('host_key'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
@@ -237,3 +240,28 @@ export const tunnelDefinitionAgents = pgTable(
   { definitionId: uuid('definition_id').notNull(), agentId: uuid('agent_id').notNull() },
   (t) => [primaryKey({ columns: [t.definitionId, t.agentId] })],
 );
+
+/** One session through the gateway and its recording (bytes live in files, never in SQL). */
+export const recordings = pgTable('recordings', {
+  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  type: text('type').notNull(),
+  agentId: uuid('agent_id'),
+  hostname: text('hostname').notNull(),
+  userId: uuid('user_id'),
+  userEmail: text('user_email').notNull(),
+  definitionId: uuid('definition_id'),
+  definitionName: text('definition_name'),
+  startedOn: timestamp('started_on', { withTimezone: true }).notNull().defaultNow(),
+  endedOn: timestamp('ended_on', { withTimezone: true }),
+  lastFlushAt: timestamp('last_flush_at', { withTimezone: true }).notNull().defaultNow(),
+  hasVideo: boolean('has_video').notNull().default(false),
+  width: integer('width'),
+  height: integer('height'),
+  storagePath: text('storage_path').notNull(),
+  bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+  chunks: integer('chunks').notNull().default(0),
+  chainHead: text('chain_head'),
+  manifest: jsonb('manifest'),
+  endReason: text('end_reason'),
+  terminatedBy: text('terminated_by'),
+});

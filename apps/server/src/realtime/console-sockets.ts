@@ -3,7 +3,11 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
 import { Server } from 'socket.io';
+import { AttachRequest, type RecordOut, SESSION_EVENTS } from '@gatehouse/contracts';
 import type { AuthService } from '../modules/auth/auth.service.js';
+import type { SessionsService } from '../modules/recordings/sessions.service.js';
+import type { RecordingsService } from '../recordings/recordings.service.js';
+import type { FlushedChunk } from '../recordings/recorder.js';
 import type { AgentHub } from './agent-hub.js';
 
 /** Socket events the console hears. */
@@ -11,6 +15,9 @@ export const CONSOLE_EVENTS = {
   agentsChanged: 'agents_changed',
   countsChanged: 'navigation_counts_changed',
 } as const;
+
+/** The room of a recording's watchers. */
+export const recordingRoom = (id: string) => `recording:${id}`;
 
 /** The room of holders of a permission: events go only to those who may see them. */
 export const permissionRoom = (permission: string) => `perm:${permission}`;
@@ -22,7 +29,14 @@ export const permissionRoom = (permission: string) => `perm:${permission}`;
  */
 export async function attachConsoleSockets(
   server: HttpServer,
-  deps: { auth: AuthService; hub: AgentHub; log: FastifyBaseLogger; redisUrl: string | undefined },
+  deps: {
+    auth: AuthService;
+    hub: AgentHub;
+    recordings: RecordingsService;
+    sessions: SessionsService;
+    log: FastifyBaseLogger;
+    redisUrl: string | undefined;
+  },
 ): Promise<{ io: Server; close: () => Promise<void> }> {
   const io = new Server(server, { serveClient: false, destroyUpgrade: false, transports: ['websocket', 'polling'] });
   const redis = deps.redisUrl ? createClient({ url: deps.redisUrl }) : undefined;
@@ -41,7 +55,7 @@ export async function attachConsoleSockets(
     deps.auth.authenticate(token).then(
       (principal) => {
         if (!principal) return next(new Error('Your session has expired. Sign in again.'));
-        socket.data = { userId: principal.userId };
+        socket.data = { token };
         void socket.join(['signed-in', ...[...principal.permissions].map(permissionRoom)]);
         next();
       },
@@ -53,10 +67,45 @@ export async function attachConsoleSockets(
     io.to('signed-in').emit(CONSOLE_EVENTS.countsChanged);
   };
   deps.hub.on('changed', onAgentChanged);
+  io.on('connection', (socket) => {
+    // Watching a session: the permission and the object (may this user reach that host?) are
+    // checked on every attach, with the principal as of now.
+    socket.on(SESSION_EVENTS.attach, async (raw: unknown) => {
+      const request = AttachRequest.safeParse(raw);
+      if (!request.success) return socket.emit(SESSION_EVENTS.attachError, { message: 'recording_id must be a session id' });
+      try {
+        const principal = await deps.auth.authenticate((socket.data as { token: string }).token);
+        if (!principal) return socket.emit(SESSION_EVENTS.attachError, { message: 'Your session has expired. Sign in again.' });
+        const row = await deps.sessions.forWatcher(principal, request.data.recording_id);
+        await socket.join(recordingRoom(row.id));
+        if (request.data.replay) {
+          const { upto, events } = await deps.sessions.replay(row);
+          socket.emit(SESSION_EVENTS.output, { recording_id: row.id, seq: 0, upto, events } satisfies RecordOut);
+        }
+        if (row.endedOn) socket.emit(SESSION_EVENTS.terminated, { recording_id: row.id });
+      } catch (error) {
+        socket.emit(SESSION_EVENTS.attachError, { message: (error as Error).message });
+      }
+    });
+    socket.on('new_record_detach', async (raw: { recording_id?: unknown }) => {
+      if (typeof raw?.recording_id === 'string') await socket.leave(recordingRoom(raw.recording_id));
+    });
+  });
+  const onChunk = (id: string, chunk: FlushedChunk) => {
+    io.to(recordingRoom(id)).emit(SESSION_EVENTS.output, { recording_id: id, seq: chunk.seq, events: chunk.events } satisfies RecordOut);
+  };
+  const onEnded = (id: string) => {
+    io.to(recordingRoom(id)).emit(SESSION_EVENTS.terminated, { recording_id: id });
+    io.to('signed-in').emit(CONSOLE_EVENTS.countsChanged);
+  };
+  deps.recordings.on('chunk', onChunk);
+  deps.recordings.on('ended', onEnded);
   return {
     io,
     close: async () => {
       deps.hub.off('changed', onAgentChanged);
+      deps.recordings.off('chunk', onChunk);
+      deps.recordings.off('ended', onEnded);
       await io.close();
       await Promise.all([redis?.quit(), subscriber?.quit()]);
     },

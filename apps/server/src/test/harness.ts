@@ -31,6 +31,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     secretKey: randomBytes(32).toString('hex'),
     publicUrl: 'http://console.example.test',
     redisUrl: undefined,
+    sshPort: 0,
+    sshHost: '127.0.0.1',
     ...overrides,
   };
 }

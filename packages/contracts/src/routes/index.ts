@@ -3,6 +3,7 @@ import * as agents from './agents.js';
 import * as apikeys from './apikeys.js';
 import * as auth from './auth.js';
 import * as groups from './groups.js';
+import * as recordings from './recordings.js';
 import * as roles from './roles.js';
 import * as settings from './settings.js';
 import * as system from './system.js';
@@ -70,6 +71,8 @@ export const routes = {
   deleteTunnel: tunnels.deleteTunnel,
   setTunnelUsers: tunnels.setTunnelUsers,
   setTunnelAgents: tunnels.setTunnelAgents,
+  listRecordings: recordings.listRecordings,
+  terminateTunnel: recordings.terminateTunnel,
 } as const satisfies Record<string, RouteContract>;
 
 export type Routes = typeof routes;
@@ -83,6 +86,7 @@ export * from './apikeys.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './groups.js';
+export * from './recordings.js';
 export * from './roles.js';
 export * from './settings.js';
 export * from './system.js';

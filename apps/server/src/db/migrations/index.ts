@@ -1,10 +1,12 @@
 import { sql as init } from './0001-init.js';
 import { sql as identity } from './0002-identity.js';
 import { sql as agentsTunnels } from './0003-agents-tunnels.js';
+import { sql as recordings } from './0004-recordings.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0001-init', sql: init },
   { id: '0002-identity', sql: identity },
   { id: '0003-agents-tunnels', sql: agentsTunnels },
+  { id: '0004-recordings', sql: recordings },
 ];

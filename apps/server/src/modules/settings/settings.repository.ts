@@ -12,6 +12,11 @@ export class SettingsRepository {
     return rows[0]?.value;
   }
 
+  /** Stores the document only when the key has none yet (first writer wins). */
+  async putIfAbsent(key: string, value: unknown): Promise<void> {
+    await this.db.insert(settings).values({ key, value }).onConflictDoNothing();
+  }
+
   /** Stores the document for a key, replacing any earlier one. */
   async put(key: string, value: unknown): Promise<void> {
     await this.db

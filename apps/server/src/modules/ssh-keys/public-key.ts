@@ -48,6 +48,11 @@ export function parsePublicKey(line: string): ParsedPublicKey | { error: string 
     const bytes = modulus.value[0] === 0 ? modulus.value.length - 1 : modulus.value.length;
     if (bytes * 8 < 2048) return { error: 'RSA keys need at least 2048 bits; ssh-ed25519 is better still' };
   }
-  const fingerprint = `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+  const fingerprint = fingerprintOf(blob);
   return { type, normalized: `${type} ${data}`, fingerprint, comment: parts.slice(2).join(' ') };
+}
+
+/** The SHA256 fingerprint of a key blob, as `ssh-keygen -l` prints it. */
+export function fingerprintOf(blob: Buffer): string {
+  return `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
 }

@@ -18,6 +18,11 @@ export class SshKeysRepository {
     return row;
   }
 
+  /** Records that a key was just used at the gateway. */
+  async touch(id: string): Promise<void> {
+    await this.db.update(userSshKeys).set({ lastUsedAt: new Date() }).where(eq(userSshKeys.id, id));
+  }
+
   /** Deletes one of the user's keys; answers whether it existed. */
   async delete(userId: string, id: string): Promise<boolean> {
     const rows = await this.db

@@ -1,4 +1,4 @@
-import { asc, count, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { agents, tunnelDefinitionAgents, tunnelDefinitionUsers, tunnelDefinitions } from '../../db/schema.js';
 
@@ -113,6 +113,22 @@ export class TunnelsRepository {
     });
   }
 
+  /** Pins the target's SSH host key on first use (only when none is pinned yet). */
+  async pinHostKey(id: string, hostKey: string): Promise<void> {
+    await this.db
+      .update(tunnelDefinitions)
+      .set({ hostKey })
+      .where(and(eq(tunnelDefinitions.id, id), isNull(tunnelDefinitions.hostKey)));
+  }
+
+  /** The ssh definitions for a host name, with who may use them. */
+  async sshForHost(hostname: string): Promise<TunnelWithMembers[]> {
+    const rows = await this.base()
+      .where(and(eq(tunnelDefinitions.type, 'ssh'), sql`lower(${agents.hostname}) = ${hostname.toLowerCase()}`))
+      .orderBy(asc(sql`lower(${tunnelDefinitions.name})`));
+    return this.withMembers(rows);
+  }
+
   /** How many definitions exist. */
   async count(): Promise<number> {
     return (await this.db.select({ n: count() }).from(tunnelDefinitions))[0]?.n ?? 0;
@@ -133,6 +149,7 @@ function tableColumns() {
     credentialSealed: t.credentialSealed,
     publicKey: t.publicKey,
     allowPortForwarding: t.allowPortForwarding,
+    hostKey: t.hostKey,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
   };

@@ -76,6 +76,12 @@ export class UsersAdminRepository {
     return this.db.select({ id: users.id, email: users.email }).from(users).where(inArray(users.email, emails));
   }
 
+  /** The one user whose email's local part is this (gateway logins like `alice@web-01`). */
+  async findByLocalPart(local: string) {
+    const rows = await this.db.select().from(users).where(ilike(users.email, `${likePattern(local).slice(0, -1).replace(/^%/, '')}@%`)).limit(2);
+    return rows.length === 1 ? rows[0] : undefined;
+  }
+
   /** Which of these user ids exist. */
   async existingIds(ids: string[]): Promise<string[]> {
     if (ids.length === 0) return [];

@@ -18,6 +18,7 @@ export type PermissionArea = (typeof PERMISSION_AREAS)[number];
 // Typed over every permission, so a permission added to the catalogue must be placed here.
 const AREA_OF: Record<Permission, PermissionArea> = {
   'list-recording': 'sessions',
+  'terminate-session': 'sessions',
   'list-host': 'agents',
   'modify-agent-config': 'agents',
   'list-all-tunnel-definitions': 'tunnels',

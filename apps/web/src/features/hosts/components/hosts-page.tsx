@@ -55,7 +55,12 @@ export function HostsPage() {
         onRetry={() => void agents.refetch()}
         onOpenRow={configure}
         empty={
-          <EmptyState icon={DnsOutlined} title={t('hosts.empty.title')} hint={t('hosts.empty.hint')} action={addButton} />
+          <EmptyState
+            icon={DnsOutlined}
+            title={t('hosts.empty.title')}
+            hint={t('hosts.empty.hint')}
+            action={addButton}
+          />
         }
       />
       <AddHostDialog open={adding} onClose={() => setAdding(false)} />

@@ -43,7 +43,8 @@ function asNumber(text: string): number {
 export function validateForm(form: ConfigForm): ConfigErrors {
   const errors: ConfigErrors = {};
   const fps = asNumber(form.fps);
-  if (!Number.isInteger(fps) || fps < FPS.min || fps > FPS.max) errors.fps = { key: 'hosts.config.errors.fps', values: FPS };
+  if (!Number.isInteger(fps) || fps < FPS.min || fps > FPS.max)
+    errors.fps = { key: 'hosts.config.errors.fps', values: FPS };
   const scale = asNumber(form.scale);
   if (!Number.isFinite(scale) || scale <= 0 || scale > 1) errors.scale = { key: 'hosts.config.errors.scale' };
   const mbps = asNumber(form.bitrateMbps);

@@ -42,7 +42,13 @@ export function PublicKeyDialog(props: { item: TunnelItem | null; isNew: boolean
   const login = item?.ssh_login ?? '';
   const hostname = item?.host.hostname ?? '';
   return (
-    <Dialog open={props.item !== null && key !== ''} onClose={props.onClose} aria-labelledby={titleId} fullWidth maxWidth="md">
+    <Dialog
+      open={props.item !== null && key !== ''}
+      onClose={props.onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="md"
+    >
       <DialogTitle id={titleId}>{t('tunnels.publicKey.title', { name: item?.name ?? '' })}</DialogTitle>
       <DialogContent>
         <Stack spacing={2.5} sx={{ pt: 1 }}>

@@ -40,9 +40,19 @@ export function useTunnelColumns(
         minWidth: 140,
         valueGetter: (_value, row) => row.host.hostname,
       },
-      { field: 'port', headerName: t('tunnels.columns.port'), width: 90, valueFormatter: (value: number) => String(value) },
+      {
+        field: 'port',
+        headerName: t('tunnels.columns.port'),
+        width: 90,
+        valueFormatter: (value: number) => String(value),
+      },
       { field: 'group', headerName: t('tunnels.columns.group'), flex: 1, minWidth: 110, valueFormatter: dash },
-      { field: 'users', headerName: t('tunnels.columns.users'), width: 90, valueGetter: (_value, row) => row.users.length },
+      {
+        field: 'users',
+        headerName: t('tunnels.columns.users'),
+        width: 90,
+        valueGetter: (_value, row) => row.users.length,
+      },
     ];
     if (tab === 'agent' || tab === 'all')
       columns.push({
@@ -76,7 +86,9 @@ export function useTunnelColumns(
         return [
           ...(canModify ? [item('edit', <EditOutlined />, t('tunnels.actions.edit', name))] : []),
           ...(canModify ? [item('users', <PeopleOutlined />, t('tunnels.actions.users', name))] : []),
-          ...(canModify && row.type === 'agent' ? [item('agents', <DnsOutlined />, t('tunnels.actions.agents', name))] : []),
+          ...(canModify && row.type === 'agent'
+            ? [item('agents', <DnsOutlined />, t('tunnels.actions.agents', name))]
+            : []),
           ...(row.public_key ? [item('publicKey', <KeyOutlined />, t('tunnels.actions.publicKey', name))] : []),
           ...(canModify ? [item('delete', <DeleteOutlined />, t('tunnels.actions.delete', name))] : []),
         ];

@@ -56,7 +56,11 @@ export function TunnelsPage() {
             value={which}
             id={`${tabsId}-${which}`}
             aria-controls={`${tabsId}-panel`}
-            label={count(which) === undefined ? t(`tunnels.tabs.${which}`) : `${t(`tunnels.tabs.${which}`)} (${String(count(which))})`}
+            label={
+              count(which) === undefined
+                ? t(`tunnels.tabs.${which}`)
+                : `${t(`tunnels.tabs.${which}`)} (${String(count(which))})`
+            }
           />
         ))}
       </Tabs>

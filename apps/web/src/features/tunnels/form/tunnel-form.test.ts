@@ -65,7 +65,10 @@ describe('tunnel form', () => {
       ssh_login: 'deploy',
       ssh_auth: 'password',
     });
-    expect(toBody({ ...formFrom(stored), password: 's3cret' }, true)).toMatchObject({ group: 'ops', password: 's3cret' });
+    expect(toBody({ ...formFrom(stored), password: 's3cret' }, true)).toMatchObject({
+      group: 'ops',
+      password: 's3cret',
+    });
   });
 
   it('sends no ssh fields for other types', () => {

@@ -36,7 +36,16 @@ const LOGIN = /^[a-z_][a-z0-9_.-]*\$?$/i;
 
 /** A new definition's form. */
 export function emptyForm(type: TunnelType = 'ssh'): TunnelForm {
-  return { type, name: '', hostId: '', port: DEFAULT_PORTS[type], group: '', sshLogin: '', sshAuth: 'key', password: '' };
+  return {
+    type,
+    name: '',
+    hostId: '',
+    port: DEFAULT_PORTS[type],
+    group: '',
+    sshLogin: '',
+    sshAuth: 'key',
+    password: '',
+  };
 }
 
 /** The form for an existing definition (its password is never answered). */

@@ -1,0 +1,45 @@
+import type { ClientChannel, ServerChannel } from 'ssh2';
+import type { Recorder } from '../recordings/recorder.js';
+
+/**
+ * Joins the user's channel to the host's, both ways, with backpressure: the host's output pauses
+ * while the user's side is full or while the recorder's disk falls behind, so memory stays bounded
+ * and no output is lost. Output (and input, when captured) goes to the recorder.
+ */
+export function wireChannel(user: ServerChannel, host: ClientChannel, recorder: Recorder | undefined, captureInput: boolean): void {
+  const holds = new Set<string>();
+  const hold = (why: string) => {
+    holds.add(why);
+    host.pause();
+    host.stderr.pause();
+  };
+  const release = (why: string) => {
+    holds.delete(why);
+    if (holds.size === 0) {
+      host.resume();
+      host.stderr.resume();
+    }
+  };
+  const forward = (target: NodeJS.WritableStream) => (data: Buffer) => {
+    recorder?.output(data);
+    if (!target.write(data) && !holds.has('user')) {
+      hold('user');
+      user.once('drain', () => release('user'));
+    }
+    if (recorder?.needsDrain && !holds.has('disk')) {
+      hold('disk');
+      recorder.once('drain', () => release('disk'));
+    }
+  };
+  host.on('data', forward(user));
+  host.stderr.on('data', forward(user.stderr));
+  if (captureInput && recorder) user.on('data', (data: Buffer) => recorder.input(data));
+  user.pipe(host);
+  host.on('exit', (code: number | null, signal?: string) => {
+    if (signal) user.exit(signal.replace(/^SIG/, ''), false, '');
+    else user.exit(code ?? 0);
+  });
+  host.on('end', () => user.end());
+  host.on('close', () => user.close());
+  user.on('close', () => host.close());
+}

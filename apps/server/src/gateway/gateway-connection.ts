@@ -1,0 +1,194 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type ssh2 from 'ssh2';
+import type { PseudoTtyInfo, ServerChannel } from 'ssh2';
+import type { LiveRecording } from '../recordings/recordings.service.js';
+import type { TunnelWithMembers } from '../modules/tunnels/tunnels.repository.js';
+import type { UserRow } from '../modules/users/users.repository.js';
+import type { Services } from '../services.js';
+import { wireChannel } from './channel-wiring.js';
+import { UpstreamError, connectUpstream } from './upstream.js';
+
+type Pty = Pick<PseudoTtyInfo, 'cols' | 'rows' | 'width' | 'height' | 'modes'> & { term: string };
+
+/**
+ * One client connection through the gateway: the definition that admits the user, one onward SSH
+ * connection to the host, one recording for the whole connection, every channel wired through.
+ */
+export class GatewayConnection {
+  private user: UserRow | undefined;
+  private host = '';
+  private definition: TunnelWithMembers | undefined;
+  private upstream: Promise<ssh2.Client> | undefined;
+  private recording: Promise<LiveRecording> | undefined;
+  private readonly channels = new Set<ServerChannel>();
+  private ended = false;
+
+  constructor(
+    private readonly client: ssh2.Connection,
+    private readonly source: string,
+    private readonly s: Services,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    client.on('close', () => void this.end(undefined, 'client-closed'));
+  }
+
+  /** The user proved who they are; `host` is the part after the last @ of the login. */
+  authenticated(user: UserRow, host: string, _method: string): void {
+    this.user = user;
+    this.host = host;
+  }
+
+  /** Authentication finished: find the definition, then take sessions. */
+  ready(): void {
+    const definitionFound = this.findDefinition();
+    this.client.on('session', (accept) => {
+      const session = accept();
+      let pty: Pty | undefined;
+      session.on('pty', (ok, _no, info) => {
+        pty = { cols: info.cols, rows: info.rows, width: info.width, height: info.height, modes: info.modes, term: info.term };
+        ok?.();
+      });
+      session.on('window-change', (ok, _no, info) => {
+        if (pty) Object.assign(pty, { cols: info.cols, rows: info.rows, width: info.width, height: info.height });
+        for (const ch of this.upstreamChannels) ch.setWindow(info.rows, info.cols, info.height, info.width);
+        void this.recording?.then((r) => r.recorder.resize(info.cols, info.rows));
+        ok?.();
+      });
+      session.on('env', (_ok, no) => no?.());
+      session.on('auth-agent', (_ok, no) => no?.());
+      session.on('x11', (_ok, no) => no?.());
+      session.on('signal', (ok) => ok?.());
+      session.on('shell', (ok) => void definitionFound.then(() => this.open(ok(), pty, (up, cb) => up.shell(pty ? toPtyOptions(pty) : false, cb))));
+      session.on('exec', (ok, _no, info) =>
+        void definitionFound.then(() => this.open(ok(), pty, (up, cb) => up.exec(info.command, pty ? { pty: toPtyOptions(pty) } : {}, cb), info.command)),
+      );
+      session.on('subsystem', (ok, no, info) => {
+        if (info.name !== 'sftp') return no?.();
+        void definitionFound.then(() => this.open(ok(), undefined, (up, cb) => up.subsys('sftp', cb), 'sftp'));
+      });
+    });
+    this.client.on('tcpip', (ok, no, info) => {
+      void definitionFound.then(async () => {
+        if (!this.definition?.allowPortForwarding) return no();
+        const up = await this.connect().catch(() => undefined);
+        if (!up) return no();
+        up.forwardOut(info.srcIP, info.srcPort, info.destIP, info.destPort, (error, upCh) => {
+          if (error) return no();
+          const ch = ok();
+          ch.pipe(upCh).pipe(ch);
+        });
+      });
+    });
+    this.client.on('request', (ok, no) => no?.());
+  }
+
+  private readonly upstreamChannels = new Set<ssh2.ClientChannel>();
+
+  private async findDefinition(): Promise<void> {
+    const user = this.user;
+    if (!user) return;
+    const candidates = await this.s.repositories.tunnels.sshForHost(this.host);
+    const groups = await this.s.repositories.groups.memberships(user.id);
+    this.definition = candidates.find((d) => d.users.includes(user.id) || (d.groupName !== null && groups.includes(d.groupName)));
+  }
+
+  private connect(): Promise<ssh2.Client> {
+    const definition = this.definition;
+    if (!definition) return Promise.reject(new UpstreamError('not admitted'));
+    this.upstream ??= connectUpstream(definition, { hub: this.s.hub, tunnels: this.s.repositories.tunnels, box: this.s.box }).then((up) => {
+      up.on('close', () => void this.end(`The connection to ${definition.hostname} was lost (its agent or sshd went away).`, 'host-disconnected'));
+      return up;
+    });
+    return this.upstream;
+  }
+
+  private startRecording(pty: Pty | undefined): Promise<LiveRecording> {
+    const { definition, user } = this;
+    if (!definition || !user) return Promise.reject(new Error('not admitted'));
+    this.recording ??= this.s.recordings.start({
+      type: 'ssh',
+      agentId: definition.agentId,
+      hostname: definition.hostname,
+      userId: user.id,
+      userEmail: user.email,
+      definitionId: definition.id,
+      definitionName: definition.name,
+      width: pty?.cols ?? 80,
+      height: pty?.rows ?? 24,
+      term: pty?.term,
+    }).then((live: LiveRecording) => {
+      live.terminate = (by: string) => void this.end(`This session was terminated by ${by}.`, 'terminated', by);
+      return live;
+    });
+    return this.recording;
+  }
+
+  /** Opens one channel on the host and wires it to the client's channel, recording it. */
+  private async open(
+    channel: ServerChannel,
+    pty: Pty | undefined,
+    request: (up: ssh2.Client, cb: (err: Error | undefined, ch: ssh2.ClientChannel) => void) => void,
+    what?: string,
+  ): Promise<void> {
+    this.channels.add(channel);
+    channel.on('close', () => this.channels.delete(channel));
+    if (!this.definition) {
+      channel.stderr.write(`Gatehouse: ${this.user?.email ?? 'you'} may not open SSH sessions on ${this.host}. Ask an administrator for a tunnel definition.\r\n`);
+      channel.exit(1);
+      channel.end();
+      return;
+    }
+    try {
+      const [up, recording, settings] = await Promise.all([this.connect(), this.startRecording(pty), this.s.settings.get()]);
+      if (what) recording.recorder.output(Buffer.from(`\r\n[gatehouse] ${what}\r\n`));
+      request(up, (error, upCh) => {
+        if (error) {
+          channel.stderr.write(`Gatehouse: the host refused the request: ${error.message}\r\n`);
+          channel.exit(1);
+          channel.end();
+          return;
+        }
+        this.upstreamChannels.add(upCh);
+        upCh.on('close', () => this.upstreamChannels.delete(upCh));
+        wireChannel(channel, upCh, what === 'sftp' ? undefined : recording.recorder, settings.recording_input_capture);
+      });
+    } catch (error) {
+      const message = error instanceof UpstreamError ? error.message : 'the session could not start';
+      this.log.warn({ err: error }, 'gateway session failed');
+      channel.stderr.write(`Gatehouse: ${message}\r\n`);
+      channel.exit(1);
+      channel.end();
+    }
+  }
+
+  /** Ends the connection, telling the user why, and finalises the recording. */
+  async end(reason?: string, endReason = 'server-stopped', terminatedBy?: string): Promise<void> {
+    if (this.ended) return;
+    this.ended = true;
+    for (const channel of this.channels) {
+      if (reason) channel.stderr.write(`\r\n[Gatehouse] ${reason}\r\n`);
+      if (reason) channel.exit('TERM', false, reason);
+      else channel.exit(0);
+      channel.close();
+    }
+    setTimeout(() => this.client.end(), 50);
+    void this.upstream?.then((up) => up.end()).catch(() => undefined);
+    const recording = await this.recording?.catch(() => undefined);
+    if (recording) {
+      await this.s.recordings.finish(recording, endReason, terminatedBy);
+      await this.s.repositories.audit.append({
+        actorId: this.user?.id ?? null,
+        actor: terminatedBy ?? this.user?.email ?? null,
+        action: 'gateway.session.end',
+        target: recording.id,
+        outcome: 'success',
+        source: this.source,
+        detail: { reason: endReason, host: this.host },
+      });
+    }
+  }
+}
+
+function toPtyOptions(pty: Pty) {
+  return { term: pty.term, cols: pty.cols, rows: pty.rows, width: pty.width, height: pty.height, modes: pty.modes };
+}

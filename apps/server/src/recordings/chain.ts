@@ -1,0 +1,52 @@
+import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+
+/** The start of every chain: a recording's id hashed, so chains of two recordings never match. */
+export function chainStart(recordingId: string): string {
+  return createHash('sha256').update(`gatehouse-recording:${recordingId}`).digest('hex');
+}
+
+/** The next link: SHA-256 over the previous link and the chunk's bytes. */
+export function chainNext(previous: string, chunk: Buffer): string {
+  return createHash('sha256').update(previous, 'hex').update(chunk).digest('hex');
+}
+
+/** What a finished recording's manifest states; the signature covers its canonical JSON. */
+export interface ManifestBody {
+  recording_id: string;
+  started_on: string;
+  ended_on: string;
+  header_sha256: string;
+  bytes: number;
+  chunks: number;
+  chain_head: string;
+  end_reason: string;
+}
+
+/** A manifest with its Ed25519 signature (base64) and the public key (PEM) that checks it. */
+export interface SignedManifest extends ManifestBody {
+  signature: string;
+  public_key: string;
+}
+
+function canonical(body: ManifestBody): Buffer {
+  const ordered = Object.fromEntries(Object.entries(body).sort(([a], [b]) => a.localeCompare(b)));
+  return Buffer.from(JSON.stringify(ordered));
+}
+
+/** Signs a manifest with the server's Ed25519 key (PKCS#8 PEM). */
+export function signManifest(body: ManifestBody, privateKeyPem: string): SignedManifest {
+  const key = createPrivateKey(privateKeyPem);
+  const signature = sign(null, canonical(body), key).toString('base64');
+  const publicKey = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
+  return { ...body, signature, public_key: publicKey };
+}
+
+/** True when the signature matches the manifest's statements and the given public key. */
+export function manifestSignatureValid(manifest: SignedManifest, publicKeyPem: string): boolean {
+  const { signature, public_key: _ignored, ...body } = manifest;
+  try {
+    return verify(null, canonical(body), createPublicKey(publicKeyPem), Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,154 @@
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { type ManifestBody, type SignedManifest, chainStart, signManifest } from './chain.js';
+import { type FlushedChunk, Recorder } from './recorder.js';
+import type { RecordingRow, RecordingsRepository } from './recordings.repository.js';
+
+/** A session being recorded right now, on this instance. */
+export interface LiveRecording {
+  id: string;
+  row: RecordingRow;
+  recorder: Recorder;
+  /** Ends the session for a reason; the terminator is named when an administrator ended it. */
+  terminate?: (by: string) => void;
+}
+
+/**
+ * Session recordings: files in the data folder (never SQL), rows with their progress, signed
+ * manifests when they end, and recovery of recordings whose process died.
+ * Events: 'chunk' (id, FlushedChunk) for live watchers, 'ended' (id, reason).
+ */
+export class RecordingsService extends EventEmitter {
+  private readonly live = new Map<string, LiveRecording>();
+  private readonly heartbeat: NodeJS.Timeout;
+
+  constructor(
+    private readonly repository: RecordingsRepository,
+    private readonly dataDir: string,
+    private readonly signingKey: () => Promise<string>,
+    private readonly log: FastifyBaseLogger,
+  ) {
+    super();
+    // Live sessions that print nothing still prove their instance is alive.
+    this.heartbeat = setInterval(() => void this.repository.heartbeat([...this.live.keys()]).catch(() => undefined), 10_000);
+    this.heartbeat.unref();
+  }
+
+  /** Starts a session's recording. */
+  async start(input: {
+    type: 'ssh' | 'rdp' | 'generic' | 'agent';
+    agentId: string;
+    hostname: string;
+    userId: string;
+    userEmail: string;
+    definitionId: string;
+    definitionName: string;
+    width: number;
+    height: number;
+    term?: string;
+  }): Promise<LiveRecording> {
+    const now = new Date();
+    const dir = path.join(this.dataDir, 'recordings', String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'));
+    await fs.mkdir(dir, { recursive: true });
+    const id = crypto.randomUUID();
+    const file = path.join(dir, `${id}.cast`);
+    const recorder = await Recorder.create(file, id, { width: input.width, height: input.height, term: input.term, title: `${input.userEmail} on ${input.hostname}` });
+    const { term: _term, ...values } = input;
+    const row = await this.repository.create({ ...values, id, storagePath: file, chainHead: chainStart(id) });
+    recorder.on('chunk', (chunk: FlushedChunk) => {
+      this.emit('chunk', id, chunk);
+      this.repository.progress(id, chunk.bytes, chunk.seq, chunk.chainHead).catch((err: unknown) => this.log.warn({ err }, 'recording progress not saved'));
+    });
+    const live: LiveRecording = { id, row, recorder };
+    this.live.set(id, live);
+    return live;
+  }
+
+  /** The live recording with this id on this instance. */
+  find(id: string): LiveRecording | undefined {
+    return this.live.get(id);
+  }
+
+  /** Flushes, signs the manifest, and closes the row. */
+  async finish(live: LiveRecording, reason: string, terminatedBy?: string): Promise<SignedManifest | undefined> {
+    if (!this.live.delete(live.id)) return undefined;
+    const totals = await live.recorder.finish();
+    const body: ManifestBody = {
+      recording_id: live.id,
+      started_on: live.row.startedOn.toISOString(),
+      ended_on: new Date().toISOString(),
+      header_sha256: live.recorder.headerSha256,
+      bytes: totals.bytes,
+      chunks: totals.chunks,
+      chain_head: totals.chainHead,
+      end_reason: reason,
+    };
+    const manifest = signManifest(body, await this.signingKey());
+    await fs.writeFile(`${live.row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
+    await this.repository.finish(live.id, {
+      endedOn: new Date(body.ended_on),
+      bytes: totals.bytes,
+      chunks: totals.chunks,
+      chainHead: totals.chainHead,
+      manifest,
+      endReason: reason,
+      terminatedBy: terminatedBy ?? null,
+    });
+    this.emit('ended', live.id, reason);
+    return manifest;
+  }
+
+  /**
+   * Finalises recordings whose process died: what reached the disk is kept, the chain is read
+   * back from its file, and the manifest says 'recovered'. With the embedded database this runs
+   * at start for every open recording; with PostgreSQL only for those silent long enough.
+   */
+  async recoverOrphans(silentSeconds: number): Promise<number> {
+    const orphans = (await this.repository.orphans(silentSeconds)).filter((r) => !this.live.has(r.id));
+    for (const row of orphans) {
+      try {
+        await this.recover(row);
+      } catch (error) {
+        this.log.error({ err: error, recording: row.id }, 'could not recover a recording');
+      }
+    }
+    return orphans.length;
+  }
+
+  private async recover(row: RecordingRow): Promise<void> {
+    const content = await fs.readFile(row.storagePath).catch(() => Buffer.alloc(0));
+    const headerEnd = content.indexOf(0x0a) + 1;
+    const lines = (await fs.readFile(`${row.storagePath}.chain`, 'utf8').catch(() => '')).split('\n').filter(Boolean);
+    const last = lines.at(-1)?.split(' ');
+    const bytes = last ? Number(last[1]) + Number(last[2]) : headerEnd;
+    // Bytes after the last chained chunk were never confirmed: cut them so the chain covers all.
+    if (content.length > bytes) await fs.truncate(row.storagePath, bytes);
+    const { createHash } = await import('node:crypto');
+    const body: ManifestBody = {
+      recording_id: row.id,
+      started_on: row.startedOn.toISOString(),
+      ended_on: row.lastFlushAt.toISOString(),
+      header_sha256: createHash('sha256').update(content.subarray(0, headerEnd)).digest('hex'),
+      bytes,
+      chunks: lines.length,
+      chain_head: last?.[3] ?? chainStart(row.id),
+      end_reason: 'recovered',
+    };
+    const manifest = signManifest(body, await this.signingKey());
+    await fs.writeFile(`${row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
+    await this.repository.finish(row.id, { endedOn: row.lastFlushAt, bytes, chunks: lines.length, chainHead: body.chain_head, manifest, endReason: 'recovered' });
+    this.emit('ended', row.id, 'recovered');
+  }
+
+  /** Ids of the sessions live on this instance. */
+  liveIds(): string[] {
+    return [...this.live.keys()];
+  }
+
+  /** Stops the heartbeat (server shutdown; live sessions are finished by their gateway). */
+  close(): void {
+    clearInterval(this.heartbeat);
+  }
+}
