@@ -64,13 +64,13 @@ export function snackbar(page: Page) {
   return page.locator('.MuiSnackbar-root .MuiAlert-message');
 }
 
-/** Picks options of an autocomplete: types each text and clicks the option with a word starting so. */
+/** Picks options of an autocomplete: types each text and clicks the first option showing it. */
 export async function pick(page: Page, field: ReturnType<Page['getByLabel']>, texts: readonly string[]) {
   for (const text of texts) {
     await field.click();
     await field.fill(text);
-    const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-    await page.getByRole('option', { name: new RegExp(`(^|\\s)${escaped}`, 'i') }).click();
+    // By the option's text: an option's accessible name was seen empty while its list was redrawn.
+    await page.getByRole('option').filter({ hasText: text }).first().click();
   }
   // Escape closes a list left open; with none open it would close the dialog instead.
   if (await page.getByRole('listbox').isVisible()) await field.press('Escape');

@@ -40,6 +40,8 @@ const server = await startServer(
     secretKey: undefined,
     redisUrl: undefined,
     publicUrl: undefined,
+    sshPort: 0,
+    sshHost: '127.0.0.1',
   },
   { database },
 );

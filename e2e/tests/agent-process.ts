@@ -50,6 +50,7 @@ export function appliedConfig(agent: RunningAgent): Record<string, unknown> | nu
 
 /** Kills every agent this test file started (SIGKILL: no goodbye to the server) and removes their folders. */
 export function killAllAgents(): void {
-  for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of started.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
 }

@@ -84,9 +84,7 @@ test.describe('agents', () => {
     await expect(hostRow(page, agent.hostname)).toHaveCount(0);
   });
 
-  test('a holder of list-host alone sees hosts read-only, and the server refuses a config change', async ({
-    page,
-  }) => {
+  test('a holder of list-host alone sees hosts read-only, and the server refuses a config change', async ({ page }) => {
     const admin = await adminToken(page.request);
     const agents = (await (await callApi(page.request, admin, 'GET', '/api/agent')).json()) as {
       agents: { id: string; hostname: string }[];

@@ -81,6 +81,7 @@ test.describe('tunnels', () => {
     await expect(edit.getByLabel('Type')).toHaveCount(0);
     await edit.getByLabel('Port').fill('2222');
     await edit.getByRole('button', { name: 'Save changes' }).click();
+    await expect(edit).toBeHidden();
     await expect(snackbar(page)).toHaveText('Tunnel updated');
     await expect(tunnelRow(page, name)).toContainText('2222');
     expect((await definition(page, name))?.port).toBe(2222);
@@ -89,6 +90,7 @@ test.describe('tunnels', () => {
     const users = page.getByRole('dialog', { name: `Users of ${name}` });
     await pick(page, users.getByLabel('Users', { exact: true }), ['emma.rossi']);
     await users.getByRole('button', { name: 'Save users' }).click();
+    await expect(users).toBeHidden();
     await expect(snackbar(page)).toHaveText('Tunnel updated');
     expect((await definition(page, name))?.users).toHaveLength(1);
 

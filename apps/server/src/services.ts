@@ -72,7 +72,12 @@ export function createServices(database: Database, options: ServiceOptions) {
   const gatewayKeys = new GatewayKeys(settingsRepository, box, options.dataDir);
   const recordingsRepository = new RecordingsRepository(db);
   const sshKeys = new SshKeysRepository(db);
-  const recordings = new RecordingsService(recordingsRepository, options.dataDir, async () => (await gatewayKeys.keys()).signingKey, options.log);
+  const recordings = new RecordingsService(
+    recordingsRepository,
+    options.dataDir,
+    async () => (await gatewayKeys.keys()).signingKey,
+    options.log,
+  );
   return {
     database,
     log: options.log,

@@ -243,7 +243,9 @@ export const tunnelDefinitionAgents = pgTable(
 
 /** One session through the gateway and its recording (bytes live in files, never in SQL). */
 export const recordings = pgTable('recordings', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   type: text('type').notNull(),
   agentId: uuid('agent_id'),
   hostname: text('hostname').notNull(),

@@ -6,7 +6,12 @@ import type { Recorder } from '../recordings/recorder.js';
  * while the user's side is full or while the recorder's disk falls behind, so memory stays bounded
  * and no output is lost. Output (and input, when captured) goes to the recorder.
  */
-export function wireChannel(user: ServerChannel, host: ClientChannel, recorder: Recorder | undefined, captureInput: boolean): void {
+export function wireChannel(
+  user: ServerChannel,
+  host: ClientChannel,
+  recorder: Recorder | undefined,
+  captureInput: boolean,
+): void {
   const holds = new Set<string>();
   const hold = (why: string) => {
     holds.add(why);

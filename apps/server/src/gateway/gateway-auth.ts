@@ -15,7 +15,8 @@ export function parseGatewayUsername(username: string): { user: string; host: st
 }
 
 /** The outcome of one authentication attempt. */
-export type AuthOutcome = { ok: true; user: UserRow; method: 'password' | 'publickey' } | { ok: false; probe?: boolean };
+export type AuthOutcome =
+  { ok: true; user: UserRow; method: 'password' | 'publickey' } | { ok: false; probe?: boolean };
 
 /**
  * Checks a gateway login. Passwords go through the same lockout as the console; a public key
@@ -40,7 +41,9 @@ export class GatewayAuth {
       const user = await this.resolveUser(name);
       const emailKey = user?.email ?? name;
       if (await this.guard.lockedUntil(emailKey)) return { ok: false };
-      const good = user?.passwordHash ? await verifyPassword(user.passwordHash, ctx.password) : await verifyAgainstNothing(ctx.password);
+      const good = user?.passwordHash
+        ? await verifyPassword(user.passwordHash, ctx.password)
+        : await verifyAgainstNothing(ctx.password);
       if (!user || !good) {
         await this.guard.recordFailure(emailKey, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
         return { ok: false };

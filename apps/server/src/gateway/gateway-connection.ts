@@ -45,7 +45,14 @@ export class GatewayConnection {
       const session = accept();
       let pty: Pty | undefined;
       session.on('pty', (ok, _no, info) => {
-        pty = { cols: info.cols, rows: info.rows, width: info.width, height: info.height, modes: info.modes, term: info.term };
+        pty = {
+          cols: info.cols,
+          rows: info.rows,
+          width: info.width,
+          height: info.height,
+          modes: info.modes,
+          term: info.term,
+        };
         ok?.();
       });
       session.on('window-change', (ok, _no, info) => {
@@ -58,13 +65,29 @@ export class GatewayConnection {
       session.on('auth-agent', (_ok, no) => no?.());
       session.on('x11', (_ok, no) => no?.());
       session.on('signal', (ok) => ok?.());
-      session.on('shell', (ok) => void definitionFound.then(() => this.open(ok(), pty, (up, cb) => up.shell(pty ? toPtyOptions(pty) : false, cb))));
-      session.on('exec', (ok, _no, info) =>
-        void definitionFound.then(() => this.open(ok(), pty, (up, cb) => up.exec(info.command, pty ? { pty: toPtyOptions(pty) } : {}, cb), info.command)),
-      );
+      // Channels are accepted at once, before any await: a client that sends EOF right away
+      // (piped stdin) would otherwise find the session ending and the request refused.
+      session.on('shell', (ok) => {
+        const channel = ok();
+        void definitionFound.then(() =>
+          this.open(channel, pty, (up, cb) => up.shell(pty ? toPtyOptions(pty) : false, cb)),
+        );
+      });
+      session.on('exec', (ok, _no, info) => {
+        const channel = ok();
+        void definitionFound.then(() =>
+          this.open(
+            channel,
+            pty,
+            (up, cb) => up.exec(info.command, pty ? { pty: toPtyOptions(pty) } : {}, cb),
+            info.command,
+          ),
+        );
+      });
       session.on('subsystem', (ok, no, info) => {
         if (info.name !== 'sftp') return no?.();
-        void definitionFound.then(() => this.open(ok(), undefined, (up, cb) => up.subsys('sftp', cb), 'sftp'));
+        const channel = ok();
+        void definitionFound.then(() => this.open(channel, undefined, (up, cb) => up.subsys('sftp', cb), 'sftp'));
       });
     });
     this.client.on('tcpip', (ok, no, info) => {
@@ -89,14 +112,27 @@ export class GatewayConnection {
     if (!user) return;
     const candidates = await this.s.repositories.tunnels.sshForHost(this.host);
     const groups = await this.s.repositories.groups.memberships(user.id);
-    this.definition = candidates.find((d) => d.users.includes(user.id) || (d.groupName !== null && groups.includes(d.groupName)));
+    this.definition = candidates.find(
+      (d) => d.users.includes(user.id) || (d.groupName !== null && groups.includes(d.groupName)),
+    );
   }
 
   private connect(): Promise<ssh2.Client> {
     const definition = this.definition;
     if (!definition) return Promise.reject(new UpstreamError('not admitted'));
-    this.upstream ??= connectUpstream(definition, { hub: this.s.hub, tunnels: this.s.repositories.tunnels, box: this.s.box }).then((up) => {
-      up.on('close', () => void this.end(`The connection to ${definition.hostname} was lost (its agent or sshd went away).`, 'host-disconnected'));
+    this.upstream ??= connectUpstream(definition, {
+      hub: this.s.hub,
+      tunnels: this.s.repositories.tunnels,
+      box: this.s.box,
+    }).then((up) => {
+      up.on(
+        'close',
+        () =>
+          void this.end(
+            `The connection to ${definition.hostname} was lost (its agent or sshd went away).`,
+            'host-disconnected',
+          ),
+      );
       return up;
     });
     return this.upstream;
@@ -105,41 +141,50 @@ export class GatewayConnection {
   private startRecording(pty: Pty | undefined): Promise<LiveRecording> {
     const { definition, user } = this;
     if (!definition || !user) return Promise.reject(new Error('not admitted'));
-    this.recording ??= this.s.recordings.start({
-      type: 'ssh',
-      agentId: definition.agentId,
-      hostname: definition.hostname,
-      userId: user.id,
-      userEmail: user.email,
-      definitionId: definition.id,
-      definitionName: definition.name,
-      width: pty?.cols ?? 80,
-      height: pty?.rows ?? 24,
-      term: pty?.term,
-    }).then((live: LiveRecording) => {
-      live.terminate = (by: string) => void this.end(`This session was terminated by ${by}.`, 'terminated', by);
-      return live;
-    });
+    this.recording ??= this.s.recordings
+      .start({
+        type: 'ssh',
+        agentId: definition.agentId,
+        hostname: definition.hostname,
+        userId: user.id,
+        userEmail: user.email,
+        definitionId: definition.id,
+        definitionName: definition.name,
+        width: pty?.cols ?? 80,
+        height: pty?.rows ?? 24,
+        term: pty?.term,
+      })
+      .then((live: LiveRecording) => {
+        live.terminate = (by: string) => void this.end(`This session was terminated by ${by}.`, 'terminated', by);
+        return live;
+      });
     return this.recording;
   }
 
   /** Opens one channel on the host and wires it to the client's channel, recording it. */
   private async open(
-    channel: ServerChannel,
+    channel: ServerChannel | undefined,
     pty: Pty | undefined,
     request: (up: ssh2.Client, cb: (err: Error | undefined, ch: ssh2.ClientChannel) => void) => void,
     what?: string,
   ): Promise<void> {
+    if (!channel) return; // the client went away before the channel opened
     this.channels.add(channel);
     channel.on('close', () => this.channels.delete(channel));
     if (!this.definition) {
-      channel.stderr.write(`Gatehouse: ${this.user?.email ?? 'you'} may not open SSH sessions on ${this.host}. Ask an administrator for a tunnel definition.\r\n`);
+      channel.stderr.write(
+        `Gatehouse: ${this.user?.email ?? 'you'} may not open SSH sessions on ${this.host}. Ask an administrator for a tunnel definition.\r\n`,
+      );
       channel.exit(1);
       channel.end();
       return;
     }
     try {
-      const [up, recording, settings] = await Promise.all([this.connect(), this.startRecording(pty), this.s.settings.get()]);
+      const [up, recording, settings] = await Promise.all([
+        this.connect(),
+        this.startRecording(pty),
+        this.s.settings.get(),
+      ]);
       if (what) recording.recorder.output(Buffer.from(`\r\n[gatehouse] ${what}\r\n`));
       request(up, (error, upCh) => {
         if (error) {

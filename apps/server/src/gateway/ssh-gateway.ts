@@ -37,13 +37,28 @@ export class SshGateway {
           async (outcome) => {
             if (outcome.ok) {
               connection.authenticated(outcome.user, parsed.host, outcome.method);
-              await s.repositories.audit.append({ actorId: outcome.user.id, actor: outcome.user.email, action: 'gateway.login', target: parsed.host, outcome: 'success', source: info.ip, detail: { method: outcome.method } });
+              await s.repositories.audit.append({
+                actorId: outcome.user.id,
+                actor: outcome.user.email,
+                action: 'gateway.login',
+                target: parsed.host,
+                outcome: 'success',
+                source: info.ip,
+                detail: { method: outcome.method },
+              });
               ctx.accept();
             } else if ('probe' in outcome && outcome.probe) {
               ctx.accept(); // PK_OK: the client may now sign; this authenticates nobody
             } else {
               if (ctx.method !== 'none') {
-                await s.repositories.audit.append({ actor: parsed.user, action: 'gateway.login', target: parsed.host, outcome: 'denied', source: info.ip, detail: { method: ctx.method } });
+                await s.repositories.audit.append({
+                  actor: parsed.user,
+                  action: 'gateway.login',
+                  target: parsed.host,
+                  outcome: 'denied',
+                  source: info.ip,
+                  detail: { method: ctx.method },
+                });
               }
               ctx.reject(['password', 'publickey']);
             }

@@ -19,7 +19,9 @@ export async function connectUpstream(
   try {
     stream = await deps.hub.openStream(definition.agentId, definition.port);
   } catch (error) {
-    throw new UpstreamError(`Cannot reach ${definition.hostname}:${definition.port}: ${(error as Error).message}`, { cause: error });
+    throw new UpstreamError(`Cannot reach ${definition.hostname}:${definition.port}: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
   const secret = definition.credentialSealed ? deps.box.open(definition.credentialSealed) : '';
   const client = new ssh2.Client();

@@ -72,10 +72,12 @@ export async function attachConsoleSockets(
     // checked on every attach, with the principal as of now.
     socket.on(SESSION_EVENTS.attach, async (raw: unknown) => {
       const request = AttachRequest.safeParse(raw);
-      if (!request.success) return socket.emit(SESSION_EVENTS.attachError, { message: 'recording_id must be a session id' });
+      if (!request.success)
+        return socket.emit(SESSION_EVENTS.attachError, { message: 'recording_id must be a session id' });
       try {
         const principal = await deps.auth.authenticate((socket.data as { token: string }).token);
-        if (!principal) return socket.emit(SESSION_EVENTS.attachError, { message: 'Your session has expired. Sign in again.' });
+        if (!principal)
+          return socket.emit(SESSION_EVENTS.attachError, { message: 'Your session has expired. Sign in again.' });
         const row = await deps.sessions.forWatcher(principal, request.data.recording_id);
         await socket.join(recordingRoom(row.id));
         if (request.data.replay) {
@@ -92,7 +94,11 @@ export async function attachConsoleSockets(
     });
   });
   const onChunk = (id: string, chunk: FlushedChunk) => {
-    io.to(recordingRoom(id)).emit(SESSION_EVENTS.output, { recording_id: id, seq: chunk.seq, events: chunk.events } satisfies RecordOut);
+    io.to(recordingRoom(id)).emit(SESSION_EVENTS.output, {
+      recording_id: id,
+      seq: chunk.seq,
+      events: chunk.events,
+    } satisfies RecordOut);
   };
   const onEnded = (id: string) => {
     io.to(recordingRoom(id)).emit(SESSION_EVENTS.terminated, { recording_id: id });

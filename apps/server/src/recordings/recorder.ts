@@ -54,7 +54,11 @@ export class Recorder extends EventEmitter {
   }
 
   /** Creates the file with its asciicast v2 header. */
-  static async create(file: string, recordingId: string, header: { width: number; height: number; term?: string; title?: string }) {
+  static async create(
+    file: string,
+    recordingId: string,
+    header: { width: number; height: number; term?: string; title?: string },
+  ) {
     const line = `${JSON.stringify({
       version: 2,
       width: header.width,

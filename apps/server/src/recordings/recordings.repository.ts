@@ -23,12 +23,19 @@ export class RecordingsRepository {
 
   /** Records progress after a flush. */
   async progress(id: string, bytes: number, chunks: number, chainHead: string): Promise<void> {
-    await this.db.update(recordings).set({ bytes, chunks, chainHead, lastFlushAt: sql`now()` }).where(eq(recordings.id, id));
+    await this.db
+      .update(recordings)
+      .set({ bytes, chunks, chainHead, lastFlushAt: sql`now()` })
+      .where(eq(recordings.id, id));
   }
 
   /** Keeps a live session's heartbeat fresh while it prints nothing. */
   async heartbeat(ids: string[]): Promise<void> {
-    for (const id of ids) await this.db.update(recordings).set({ lastFlushAt: sql`now()` }).where(eq(recordings.id, id));
+    for (const id of ids)
+      await this.db
+        .update(recordings)
+        .set({ lastFlushAt: sql`now()` })
+        .where(eq(recordings.id, id));
   }
 
   /** Finalises a recording. */
@@ -44,7 +51,12 @@ export class RecordingsRepository {
     return this.db
       .select()
       .from(recordings)
-      .where(and(isNull(recordings.endedOn), lt(recordings.lastFlushAt, sql`now() - make_interval(secs => ${silentSeconds})`)));
+      .where(
+        and(
+          isNull(recordings.endedOn),
+          lt(recordings.lastFlushAt, sql`now() - make_interval(secs => ${silentSeconds})`),
+        ),
+      );
   }
 
   /** Recordings started in a window, newest first. */

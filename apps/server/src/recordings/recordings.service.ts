@@ -32,7 +32,10 @@ export class RecordingsService extends EventEmitter {
   ) {
     super();
     // Live sessions that print nothing still prove their instance is alive.
-    this.heartbeat = setInterval(() => void this.repository.heartbeat([...this.live.keys()]).catch(() => undefined), 10_000);
+    this.heartbeat = setInterval(
+      () => void this.repository.heartbeat([...this.live.keys()]).catch(() => undefined),
+      10_000,
+    );
     this.heartbeat.unref();
   }
 
@@ -50,16 +53,28 @@ export class RecordingsService extends EventEmitter {
     term?: string;
   }): Promise<LiveRecording> {
     const now = new Date();
-    const dir = path.join(this.dataDir, 'recordings', String(now.getUTCFullYear()), String(now.getUTCMonth() + 1).padStart(2, '0'));
+    const dir = path.join(
+      this.dataDir,
+      'recordings',
+      String(now.getUTCFullYear()),
+      String(now.getUTCMonth() + 1).padStart(2, '0'),
+    );
     await fs.mkdir(dir, { recursive: true });
     const id = crypto.randomUUID();
     const file = path.join(dir, `${id}.cast`);
-    const recorder = await Recorder.create(file, id, { width: input.width, height: input.height, term: input.term, title: `${input.userEmail} on ${input.hostname}` });
+    const recorder = await Recorder.create(file, id, {
+      width: input.width,
+      height: input.height,
+      term: input.term,
+      title: `${input.userEmail} on ${input.hostname}`,
+    });
     const { term: _term, ...values } = input;
     const row = await this.repository.create({ ...values, id, storagePath: file, chainHead: chainStart(id) });
     recorder.on('chunk', (chunk: FlushedChunk) => {
       this.emit('chunk', id, chunk);
-      this.repository.progress(id, chunk.bytes, chunk.seq, chunk.chainHead).catch((err: unknown) => this.log.warn({ err }, 'recording progress not saved'));
+      this.repository
+        .progress(id, chunk.bytes, chunk.seq, chunk.chainHead)
+        .catch((err: unknown) => this.log.warn({ err }, 'recording progress not saved'));
     });
     const live: LiveRecording = { id, row, recorder };
     this.live.set(id, live);
@@ -138,7 +153,14 @@ export class RecordingsService extends EventEmitter {
     };
     const manifest = signManifest(body, await this.signingKey());
     await fs.writeFile(`${row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
-    await this.repository.finish(row.id, { endedOn: row.lastFlushAt, bytes, chunks: lines.length, chainHead: body.chain_head, manifest, endReason: 'recovered' });
+    await this.repository.finish(row.id, {
+      endedOn: row.lastFlushAt,
+      bytes,
+      chunks: lines.length,
+      chainHead: body.chain_head,
+      manifest,
+      endReason: 'recovered',
+    });
     this.emit('ended', row.id, 'recovered');
   }
 

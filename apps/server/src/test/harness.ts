@@ -23,7 +23,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     databaseUrl: undefined,
     adminEmail: ADMIN.email,
     adminPassword: ADMIN.password,
-    logLevel: 'silent',
+    logLevel: (process.env.TEST_LOG_LEVEL ?? 'silent') as Config['logLevel'],
     loginRateLimitPerMinute: 10_000,
     buildTag: 'test',
     webDir: undefined,

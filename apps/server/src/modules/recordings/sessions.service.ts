@@ -57,9 +57,11 @@ export class SessionsService {
 
   /** The recording a watcher asks for, after the permission and the object check. */
   async forWatcher(principal: Principal, id: string): Promise<RecordingRow> {
-    if (!principal.permissions.has('list-recording')) throw new HttpError(403, 'Watching sessions needs the list-recording permission.');
+    if (!principal.permissions.has('list-recording'))
+      throw new HttpError(403, 'Watching sessions needs the list-recording permission.');
     const row = await this.rows.find(id);
-    if (!row || !(await this.mayReachHost(principal, row.agentId))) throw new HttpError(404, 'There is no session with that id that you may watch.');
+    if (!row || !(await this.mayReachHost(principal, row.agentId)))
+      throw new HttpError(404, 'There is no session with that id that you may watch.');
     return row;
   }
 
@@ -80,11 +82,14 @@ export class SessionsService {
   /** Ends a live session within a second; the user is told who ended it. */
   async terminate(principal: Principal, id: string, hostId: string | undefined) {
     const row = await this.rows.find(id);
-    if (!row || !(await this.mayReachHost(principal, row.agentId))) throw new HttpError(404, 'There is no session with that id.');
-    if (hostId && row.agentId && hostId !== row.agentId) throw new HttpError(400, 'The host-id header names another host than the session’s.');
+    if (!row || !(await this.mayReachHost(principal, row.agentId)))
+      throw new HttpError(404, 'There is no session with that id.');
+    if (hostId && row.agentId && hostId !== row.agentId)
+      throw new HttpError(400, 'The host-id header names another host than the session’s.');
     if (row.endedOn) throw new HttpError(409, 'The session has ended already.');
     const live = this.recordings.find(id);
-    if (!live?.terminate) throw new HttpError(409, 'The session runs on another server instance or is ending; try again in a moment.');
+    if (!live?.terminate)
+      throw new HttpError(409, 'The session runs on another server instance or is ending; try again in a moment.');
     live.terminate(principal.email);
     return { message: 'Session terminated' };
   }

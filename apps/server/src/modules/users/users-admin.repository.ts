@@ -78,7 +78,11 @@ export class UsersAdminRepository {
 
   /** The one user whose email's local part is this (gateway logins like `alice@web-01`). */
   async findByLocalPart(local: string) {
-    const rows = await this.db.select().from(users).where(ilike(users.email, `${likePattern(local).slice(0, -1).replace(/^%/, '')}@%`)).limit(2);
+    const rows = await this.db
+      .select()
+      .from(users)
+      .where(ilike(users.email, `${likePattern(local).slice(0, -1).replace(/^%/, '')}@%`))
+      .limit(2);
     return rows.length === 1 ? rows[0] : undefined;
   }
 

@@ -64,25 +64,32 @@ function UsersEditor({ item, initial, onClose }: { item: TunnelItem; initial: Pi
   );
 }
 
+/** Names the users admitted when the dialog opened, then edits them; later list refreshes do not reset it. */
+function UsersContent({ item, onClose }: { item: TunnelItem; onClose: () => void }) {
+  const { t } = useTranslation();
+  const [admitted] = useState(item.users);
+  const directory = useUserDirectory(admitted.length > 0);
+  if (admitted.length > 0 && directory.data === undefined && !directory.isError) {
+    return (
+      <Box sx={{ display: 'grid', placeItems: 'center', py: 6 }}>
+        <CircularProgress aria-label={t('common.loading')} />
+      </Box>
+    );
+  }
+  const byId = new Map((directory.data?.users ?? []).map((user) => [user.id, user]));
+  const initial = admitted.map((id) => byId.get(id) ?? unknownUser(id));
+  return <UsersEditor item={item} initial={initial} onClose={onClose} />;
+}
+
 /** The users a definition admits directly: exactly the set chosen here is saved. */
 export function AssignUsersDialog(props: { item: TunnelItem | null; onClose: () => void }) {
   const { t } = useTranslation();
   const titleId = useId();
   const item = useLast(props.item);
-  const directory = useUserDirectory(props.item !== null && props.item.users.length > 0);
-  const ready = item !== null && (item.users.length === 0 || directory.data !== undefined || directory.isError);
-  const byId = new Map((directory.data?.users ?? []).map((user) => [user.id, user]));
-  const initial = (item?.users ?? []).map((id) => byId.get(id) ?? unknownUser(id));
   return (
     <Dialog open={props.item !== null} onClose={props.onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
       <DialogTitle id={titleId}>{t('tunnels.users.title', { name: item?.name ?? '' })}</DialogTitle>
-      {ready ? (
-        <UsersEditor item={item} initial={initial} onClose={props.onClose} />
-      ) : (
-        <Box sx={{ display: 'grid', placeItems: 'center', py: 6 }}>
-          <CircularProgress aria-label={t('common.loading')} />
-        </Box>
-      )}
+      {item ? <UsersContent item={item} onClose={props.onClose} /> : null}
     </Dialog>
   );
 }

@@ -50,7 +50,7 @@ export function useTunnelColumns(
       {
         field: 'users',
         headerName: t('tunnels.columns.users'),
-        width: 90,
+        width: 120,
         valueGetter: (_value, row) => row.users.length,
       },
     ];
@@ -69,7 +69,7 @@ export function useTunnelColumns(
         {
           field: 'ssh_auth',
           headerName: t('tunnels.columns.auth'),
-          width: 120,
+          width: 150,
           valueFormatter: (value: 'key' | 'password' | null) => (value ? t(`tunnels.auth.${value}`) : '-'),
         },
       );
@@ -77,20 +77,27 @@ export function useTunnelColumns(
       field: 'actions',
       type: 'actions',
       headerName: t('common.actions'),
-      width: canModify ? 210 : 80,
+      width: canModify ? 200 : 90,
+      align: 'left',
+      headerAlign: 'left',
       getActions: ({ row }) => {
         const item = (action: TunnelAction, icon: ReactElement, label: string) => (
           <GridActionsCellItem key={action} icon={icon} label={label} onClick={() => onAction(action, row)} />
         );
         const name = { name: row.name };
+        // The actions every row has come first, so they line up; the type-specific one follows.
         return [
-          ...(canModify ? [item('edit', <EditOutlined />, t('tunnels.actions.edit', name))] : []),
-          ...(canModify ? [item('users', <PeopleOutlined />, t('tunnels.actions.users', name))] : []),
+          ...(canModify
+            ? [
+                item('edit', <EditOutlined />, t('tunnels.actions.edit', name)),
+                item('users', <PeopleOutlined />, t('tunnels.actions.users', name)),
+                item('delete', <DeleteOutlined />, t('tunnels.actions.delete', name)),
+              ]
+            : []),
           ...(canModify && row.type === 'agent'
             ? [item('agents', <DnsOutlined />, t('tunnels.actions.agents', name))]
             : []),
           ...(row.public_key ? [item('publicKey', <KeyOutlined />, t('tunnels.actions.publicKey', name))] : []),
-          ...(canModify ? [item('delete', <DeleteOutlined />, t('tunnels.actions.delete', name))] : []),
         ];
       },
     });

@@ -34,7 +34,13 @@ const definition = (patch: Partial<TunnelItem>): TunnelItem => ({
   created_at: '2026-01-01T00:00:00.000Z',
   ...patch,
 });
-const closed = { creating: false, createType: 'ssh' as const, onCreateClose: vi.fn(), action: null, onActionClose: vi.fn() };
+const closed = {
+  creating: false,
+  createType: 'ssh' as const,
+  onCreateClose: vi.fn(),
+  action: null,
+  onActionClose: vi.fn(),
+};
 
 beforeEach(() => {
   const user: StoredUser = {

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, renderWithProviders } from '../../../components/testing/render-with-providers';
 import type { StoredUser } from '../../../lib/session';
@@ -101,5 +102,34 @@ describe('AssignUsersDialog', () => {
     await waitFor(() =>
       expect(seen.find((request) => request.method === 'PUT')?.body).toEqual({ users: [GRACE.id, EMMA.id] }),
     );
+  });
+
+  it('closes after saving even when the list refreshes with the new users meanwhile', async () => {
+    signInWith(['modify-tunnel-definition', 'list-user']);
+    const item = definition('web ssh', 'ssh');
+    fakeServer({
+      'GET api/user': [200, { users: [user(GRACE), user(EMMA)], total: 2 }],
+      [`PUT api/tunneldefinition/${item.id}/users`]: [200, { message: 'Tunnel updated' }],
+    });
+    const onClose = vi.fn();
+    // The list refreshes while the save runs: the definition comes back with its new user.
+    function Harness() {
+      const [current, setCurrent] = useState(item);
+      return (
+        <>
+          <button type="button" onClick={() => setCurrent({ ...item, users: [EMMA.id] })}>
+            refresh
+          </button>
+          <AssignUsersDialog item={current} onClose={onClose} />
+        </>
+      );
+    }
+    renderWithProviders(<Harness />);
+    const dialog = await screen.findByRole('dialog', { name: 'Users of web ssh' });
+    fireEvent.change(within(dialog).getByLabelText('Users'), { target: { value: 'emma' } });
+    fireEvent.click(await screen.findByText('Emma Rossi'));
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Save users' }));
+    fireEvent.click(screen.getByText('refresh'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
   });
 });
