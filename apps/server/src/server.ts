@@ -10,6 +10,7 @@ import { loadSecretKey } from './lib/secret-box.js';
 import type { FirstAdminOutcome } from './modules/users/users.service.js';
 import { SshGateway } from './gateway/ssh-gateway.js';
 import { attachConsoleSockets } from './realtime/console-sockets.js';
+import { attachTunnelEndpoint } from './realtime/tunnel-endpoint.js';
 import { type Services, createServices } from './services.js';
 
 /** A running server and how to stop it. */
@@ -62,6 +63,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const firstAdmin = await services.usersService.ensureFirstAdmin(config.adminEmail, config.adminPassword);
   const app = await buildApp(config, services);
   services.hub.attach(app.server);
+  const detachTunnels = attachTunnelEndpoint(app.server, services, services.log);
   const sockets = await attachConsoleSockets(app.server, {
     auth: services.auth,
     hub: services.hub,
@@ -115,6 +117,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearInterval(purge);
       clearInterval(sweep);
       await gateway.close();
+      detachTunnels();
       services.recordings.close();
       services.hub.close();
       await sockets.close();

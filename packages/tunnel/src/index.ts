@@ -1,2 +1,3 @@
 export * from './frames.js';
 export * from './mux-stream.js';
+export * from './ws-duplex.js';

@@ -52,9 +52,7 @@ describe('gateway login checks', () => {
     expect(outcome.ok).toBe(true);
     const forged = Buffer.from(good);
     forged[0] = forged[0]! ^ 0xff;
-    expect(
-      await auth.check(publickey({ blob, signature: forged }), 'yuki@example.test'),
-    ).toEqual({ ok: false });
+    expect(await auth.check(publickey({ blob, signature: forged }), 'yuki@example.test')).toEqual({ ok: false });
   });
 
   it('finds a user by the local part of the email, and checks passwords with the lockout', async () => {

@@ -44,7 +44,7 @@ export class RecordingsService extends EventEmitter {
     type: 'ssh' | 'rdp' | 'generic' | 'agent';
     agentId: string;
     hostname: string;
-    userId: string;
+    userId: string | null;
     userEmail: string;
     definitionId: string;
     definitionName: string;

@@ -92,7 +92,7 @@ describe('TunnelDialogs', () => {
     const shown = await screen.findByRole('dialog', { name: 'Public key of web ssh' });
     expect(within(shown).getByLabelText('Public key')).toHaveProperty('value', PUBLIC_KEY);
     expect(within(shown).getByText(/~\/\.ssh\/authorized_keys of the user deploy on web-01/)).toBeTruthy();
-    expect((within(shown).getByLabelText('Command') as HTMLTextAreaElement).value).toContain('sudo -H -u deploy');
+    expect(within(shown).getByLabelText<HTMLTextAreaElement>('Command').value).toContain('sudo -H -u deploy');
   });
 
   it('requires a port for generic tunnels before calling the server', async () => {
@@ -127,6 +127,13 @@ describe('TunnelDialogs', () => {
     });
   });
 
+  it('says why no host can be chosen when the host list is refused', async () => {
+    const message = 'You need one of these permissions: list-host.';
+    fakeServer({ 'GET api/agent': [403, { statusCode: 403, error: 'Forbidden', message }] });
+    renderWithProviders(<TunnelDialogs {...closed} creating all={[]} />);
+    expect(await screen.findByText(message)).toBeTruthy();
+  });
+
   it('shows the server’s refusal', async () => {
     const message = 'There is no agent with that host_id.';
     fakeServer({
@@ -139,15 +146,5 @@ describe('TunnelDialogs', () => {
     await choose('Host', /web-01/);
     fireEvent.click(within(form).getByRole('button', { name: 'Create tunnel' }));
     expect(await screen.findByText(message)).toBeTruthy();
-  });
-
-  it('asks before deleting, naming the tunnel and its host', async () => {
-    const stored = definition({});
-    fakeServer({ [`DELETE api/tunneldefinition/${stored.id}`]: [200, { message: 'Tunnel deleted' }] });
-    renderWithProviders(<TunnelDialogs {...closed} action={{ action: 'delete', id: stored.id }} all={[stored]} />);
-    const confirm = screen.getByRole('dialog', { name: 'Delete tunnel?' });
-    expect(within(confirm).getByText(/Delete the tunnel web ssh to web-01\?/)).toBeTruthy();
-    fireEvent.click(within(confirm).getByRole('button', { name: 'Delete tunnel' }));
-    expect(await screen.findByText('Tunnel deleted')).toBeTruthy();
   });
 });

@@ -75,6 +75,7 @@ function TunnelFormContent({ editing, defaultType, onClose, onNewKey }: Omit<Tun
           errors={submitted ? errors : {}}
           editing={editing}
           hosts={hosts.data?.agents}
+          hostsError={hosts.error ? errorText(hosts.error) : undefined}
           groups={withGroup ? (groups.data ?? []) : undefined}
           onChange={(patch) => setForm((current) => ({ ...current, ...patch }))}
         />

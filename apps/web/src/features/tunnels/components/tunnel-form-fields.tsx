@@ -17,13 +17,16 @@ export interface TunnelFormFieldsProps {
   editing: TunnelItem | null;
   /** Hosts to choose from; undefined while loading. */
   hosts: readonly HostOption[] | undefined;
+  /** Why the hosts could not be loaded, if they could not. */
+  hostsError?: string;
   /** Group names; undefined hides the field (the user lacks list-group). */
   groups: readonly string[] | undefined;
   onChange: (patch: Partial<TunnelForm>) => void;
 }
 
 /** Type, name, host, port, group and, for ssh, login and credential mode. */
-export function TunnelFormFields({ form, errors, editing, hosts, groups, onChange }: TunnelFormFieldsProps) {
+export function TunnelFormFields(props: TunnelFormFieldsProps) {
+  const { form, errors, editing, hosts, groups, onChange } = props;
   const { t } = useTranslation();
   const message = (field: TunnelField) => {
     const error = errors[field];
@@ -60,8 +63,10 @@ export function TunnelFormFields({ form, errors, editing, hosts, groups, onChang
         label={t('tunnels.form.host')}
         value={hosts ? form.hostId : ''}
         onChange={(event) => onChange({ hostId: event.target.value })}
-        error={errors.hostId !== undefined}
-        helperText={message('hostId') ?? (hosts?.length === 0 ? t('tunnels.form.noHosts') : undefined)}
+        error={errors.hostId !== undefined || props.hostsError !== undefined}
+        helperText={
+          message('hostId') ?? props.hostsError ?? (hosts?.length === 0 ? t('tunnels.form.noHosts') : undefined)
+        }
         disabled={!hosts || hosts.length === 0}
         slotProps={{ htmlInput: { 'aria-required': true } }}
       >

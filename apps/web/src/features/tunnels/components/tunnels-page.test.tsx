@@ -10,7 +10,11 @@ import { AssignUsersDialog } from './assign-users-dialog';
 import { TunnelsPage } from './tunnels-page';
 
 const HOST = { id: '6f1c1f3e-8d7e-4c5b-9a51-000000000001', hostname: 'web-01' };
-const GRACE = { id: 'b0000000-0000-4000-8000-000000000001', email: 'grace@example.test', name: null };
+const GRACE: { id: string; email: string; name: string | null } = {
+  id: 'b0000000-0000-4000-8000-000000000001',
+  email: 'grace@example.test',
+  name: null,
+};
 const EMMA = { id: 'b0000000-0000-4000-8000-000000000002', email: 'emma@example.test', name: 'Emma Rossi' };
 const user = (u: typeof GRACE) => ({ ...u, roles: ['user'], groups: [], created_at: '2026-01-01T00:00:00.000Z' });
 const definition = (name: string, type: TunnelItem['type'], patch: Partial<TunnelItem> = {}): TunnelItem => ({

@@ -83,7 +83,7 @@ describe('AddHostDialog', () => {
     renderWithProviders(<AddHostDialog open onClose={vi.fn()} />);
     expect(screen.getByText(/Registration keys are managed by administrators/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Generate key' })).toBeNull();
-    expect((screen.getByLabelText('Agent command') as HTMLTextAreaElement).value).toContain('<REGISTRATION_KEY>');
+    expect(screen.getByLabelText<HTMLTextAreaElement>('Agent command').value).toContain('<REGISTRATION_KEY>');
     expect(seen.filter((request) => request.url.startsWith('api/apikey'))).toEqual([]);
   });
 });
