@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedManifest } from '../recordings/chain.js';
@@ -10,6 +11,8 @@ import { verifyRecording } from '../recordings/verify.js';
 import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
 import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
 import { type Sshd, ssh, startSshd, userKey } from '../test/sshd.js';
+
+const VERIFY_CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/verify-recording.js');
 
 type Rec = {
   id: string;
@@ -87,10 +90,10 @@ describe.each(DATABASES)('the SSH gateway on %s', (kind) => {
   });
 
   it('runs a command through the agent with the definition’s credential, and records it tamper-evidently', async () => {
-    const run = await ssh.call(null, gw(vera.file, 'vera@example.test', 'echo exec-marker-$((6*7)); whoami')).done;
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    expect(run.stdout).toBe(`exec-marker-42\n${sshd.login}\n`);
+    const exec = await ssh.call(null, gw(vera.file, 'vera@example.test', 'echo exec-marker-$((6*7)); whoami')).done;
+    expect(exec.stderr).toBe('');
+    expect(exec.code).toBe(0);
+    expect(exec.stdout).toBe(`exec-marker-42\n${sshd.login}\n`);
     const rec = await eventually(recordings, (list) => list.some((r) => r.ended_on !== null));
     const row = await server.services.repositories.recordings.find(rec[0]!.id);
     const cast = fs.readFileSync(row!.storagePath, 'utf8').split('\n');
@@ -108,12 +111,29 @@ describe.each(DATABASES)('the SSH gateway on %s', (kind) => {
     const pub = fs.readFileSync(path.join(server.dataDir, 'recording-signing.pub'), 'utf8');
     const manifest = row!.manifest as SignedManifest;
     expect(await verifyRecording(row!.storagePath, manifest, pub)).toEqual({ intact: true, problems: [] });
+    const cli = await run(process.execPath, [
+      VERIFY_CLI,
+      row!.storagePath,
+      '--public-key',
+      path.join(server.dataDir, 'recording-signing.pub'),
+    ]);
+    expect(cli.code).toBe(0);
     const bytes = fs.readFileSync(row!.storagePath);
     bytes[bytes.length - 5] = bytes[bytes.length - 5]! ^ 1;
     fs.writeFileSync(row!.storagePath, bytes);
     const tampered = await verifyRecording(row!.storagePath, manifest, pub);
     expect(tampered.intact).toBe(false);
     expect(tampered.problems.join()).toMatch(/chunk \d+ was changed/);
+    expect(
+      (
+        await run(process.execPath, [
+          VERIFY_CLI,
+          row!.storagePath,
+          '--public-key',
+          path.join(server.dataDir, 'recording-signing.pub'),
+        ])
+      ).code,
+    ).toBe(1);
   });
 
   it('carries an interactive session through a PTY, and the recording replays the same text', async () => {
