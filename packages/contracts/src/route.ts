@@ -64,8 +64,10 @@ export const MessageBody = z
   .object({ message: z.string().describe('Confirmation for the user') })
   .meta({ id: 'MessageBody' });
 
-/** Shorthand for the typed pieces of a route. */
-export type BodyOf<R extends RouteContract> = R['body'] extends z.ZodType ? z.infer<R['body']> : undefined;
+/** Shorthand for the typed pieces of a route. A body as clients send it (before parsing). */
+export type BodyOf<R extends RouteContract> = R['body'] extends z.ZodType ? z.input<R['body']> : undefined;
+/** A body as the server's handler receives it (parsed: trimmed, defaults applied, lists split). */
+export type ParsedBodyOf<R extends RouteContract> = R['body'] extends z.ZodType ? z.output<R['body']> : undefined;
 export type QueryOf<R extends RouteContract> = R['query'] extends z.ZodType ? z.infer<R['query']> : undefined;
 export type ParamsOf<R extends RouteContract> = R['params'] extends z.ZodType ? z.infer<R['params']> : undefined;
 export type ResponseOf<R extends RouteContract> = z.infer<R['response']>;

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
-  type BodyOf,
+  type ParsedBodyOf,
   type ParamsOf,
   type QueryOf,
   type ResponseOf,
@@ -39,7 +39,7 @@ declare module 'fastify' {
 export interface HandlerContext<R extends RouteContract> {
   params: ParamsOf<R>;
   query: QueryOf<R>;
-  body: BodyOf<R>;
+  body: ParsedBodyOf<R>;
   principal: R['access'] extends { kind: 'public' } ? Principal | undefined : Principal;
   token: string | undefined;
   request: FastifyRequest;

@@ -5,4 +5,6 @@ export const QUERY_KEYS = {
   agents: ['hosts', 'agents'],
   /** Tunnel lists (features/tunnels); refreshed after any tunnel, group, role or user change (spec §4). */
   tunnels: ['tunnels'],
+  /** Registration keys (features/registration-keys, and hosts' Add host flow). */
+  registrationKeys: ['registration-keys'],
 } as const;

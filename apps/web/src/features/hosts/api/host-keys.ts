@@ -6,7 +6,7 @@ import { QUERY_KEYS } from '../../../lib/query-keys';
 export const HOST_KEYS = {
   list: QUERY_KEYS.agents,
   config: (id: string) => ['hosts', 'config', id] as const,
-  registrationKeys: ['hosts', 'registration-keys'],
+  registrationKeys: [...QUERY_KEYS.registrationKeys, 'for-hosts'],
 } as const;
 
 /**

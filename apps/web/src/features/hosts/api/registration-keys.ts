@@ -24,7 +24,7 @@ export function useGenerateRegistrationKey() {
     mutationFn: (description: string) => apiCall(API.createApiKey, { body: { description } }),
     onSuccess: async () => {
       await Promise.all([
-        client.invalidateQueries({ queryKey: HOST_KEYS.registrationKeys }),
+        client.invalidateQueries({ queryKey: QUERY_KEYS.registrationKeys }),
         client.invalidateQueries({ queryKey: QUERY_KEYS.navigationCounts }),
       ]);
     },

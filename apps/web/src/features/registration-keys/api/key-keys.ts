@@ -4,8 +4,8 @@ import { QUERY_KEYS } from '../../../lib/query-keys';
 
 /** Query keys of the registration keys feature. */
 export const KEY_KEYS = {
-  all: ['registration-keys'],
-  list: ['registration-keys', 'list'],
+  all: QUERY_KEYS.registrationKeys,
+  list: [...QUERY_KEYS.registrationKeys, 'list'],
 } as const;
 
 /** Refreshes the key list and the navigation counts after a change. */

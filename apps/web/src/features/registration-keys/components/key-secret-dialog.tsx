@@ -12,7 +12,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../components/copy-button';
 import type { GeneratedKey } from '../api/create-key';
-import { agentCommand, consoleOrigin } from './agent-command';
+import { agentCommand, consoleOrigin } from '../../../lib/agent-command';
 
 const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '0.85rem' };
 

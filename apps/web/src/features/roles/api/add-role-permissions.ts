@@ -12,12 +12,9 @@ export interface RolePermissionsChange {
 
 type PermissionsField = BodyOf<Routes['addRolePermissions']>['permissions'];
 
-/**
- * The permissions comma-joined, as the spec sends them (§7.5). The contract accepts that text,
- * but BodyOf types a body by its parsed form (a list), hence the cast.
- */
+/** The permissions comma-joined, as the spec sends them (§7.5). */
 export function commaJoined(permissions: readonly string[]): PermissionsField {
-  return permissions.join(',') as unknown as PermissionsField;
+  return permissions.join(',');
 }
 
 /** PUT api/role/{name}/permissions with the permissions comma-joined. */

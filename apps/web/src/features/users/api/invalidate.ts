@@ -10,6 +10,8 @@ export function useInvalidateUsers(): () => Promise<void> {
     await Promise.all([
       client.invalidateQueries({ queryKey: USERS_KEY }),
       client.invalidateQueries({ queryKey: QUERY_KEYS.navigationCounts }),
+      // Spec §4: the tunnel list is refreshed after every user change.
+      client.invalidateQueries({ queryKey: QUERY_KEYS.tunnels }),
     ]);
   }, [client]);
 }

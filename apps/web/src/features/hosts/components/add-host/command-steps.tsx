@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { KEY_PLACEHOLDER, agentCommand, agentEnvironment, consoleOrigin } from './agent-command';
+import { KEY_PLACEHOLDER, agentCommand, agentEnvironment, consoleOrigin } from '../../../../lib/agent-command';
 import { CommandField } from './command-field';
 import type { ChosenKey } from './key-chooser';
 
