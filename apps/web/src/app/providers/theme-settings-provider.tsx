@@ -1,3 +1,5 @@
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
@@ -8,6 +10,15 @@ import { createAppTheme } from '../theme/create-app-theme';
 import type { ThemeSettings } from '../theme/theme-settings';
 import { DEFAULT_THEME_SETTINGS } from '../theme/theme-settings';
 import { ThemeSettingsContext } from './theme-settings-context';
+import { prefixer } from 'stylis';
+import rtlPlugin from 'stylis-plugin-rtl';
+
+// Right to left, every style MUI and the console write is mirrored by the stylis RTL plugin
+// (margins, paddings, positions, borders), as MUI's RTL guide prescribes.
+const caches = {
+  ltr: createCache({ key: 'mui' }),
+  rtl: createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] }),
+};
 
 /**
  * Holds the theme settings and applies them: MUI theme, direction (Arabic or is_rtl) and the
@@ -36,10 +47,12 @@ export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
 
   return (
     <ThemeSettingsContext.Provider value={value}>
-      <ThemeProvider theme={theme}>
-        <CssBaseline />
-        {children}
-      </ThemeProvider>
+      <CacheProvider value={caches[direction]}>
+        <ThemeProvider theme={theme}>
+          <CssBaseline />
+          {children}
+        </ThemeProvider>
+      </CacheProvider>
     </ThemeSettingsContext.Provider>
   );
 }

@@ -1,6 +1,5 @@
 import { alpha, createTheme } from '@mui/material/styles';
 import type { Theme } from '@mui/material/styles';
-import { rtlOverrides } from './rtl-overrides';
 import type { ThemeSettings } from './theme-settings';
 
 const FONT = ['Poppins', 'system-ui', '-apple-system', '"Segoe UI"', 'Roboto', 'Arial', 'sans-serif'].join(',');
@@ -68,5 +67,5 @@ export function createAppTheme(
       MuiChip: { styleOverrides: { sizeSmall: { height: 20, fontSize: '0.7rem', fontWeight: 600 } } },
     },
   });
-  return direction === 'rtl' ? createTheme(styled, { components: rtlOverrides() }) : styled;
+  return styled;
 }
