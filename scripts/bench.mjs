@@ -71,6 +71,28 @@ try {
   for (let i = 0; i < 20; i += 1) logins.push(await timed(() => call('POST', '/api/login', undefined, ADMIN)));
   report('POST /api/login (argon2id)', logins, 1000);
 
+  // 10,000 users and 10,000 groups, then the screens' list calls (the spec's lists must stay fast).
+  await database.query(
+    `INSERT INTO users (email, name) SELECT 'bulk-' || i || '@example.test', 'Bulk User ' || i FROM generate_series(1, 10000) AS i`,
+  );
+  await database.query(
+    `INSERT INTO user_roles (user_id, role_name) SELECT id, 'user' FROM users WHERE email LIKE 'bulk-%'`,
+  );
+  await database.query(`INSERT INTO groups (name) SELECT 'group-' || i FROM generate_series(1, 10000) AS i`);
+  const pages = [];
+  for (let i = 0; i < 50; i += 1) {
+    const offset = (i * 197) % 9900;
+    pages.push(await timed(() => call('GET', `/api/user?limit=25&offset=${offset}&sort=name&order=desc`, token)));
+  }
+  report('GET /api/user page of 25 (10k users)', pages, 100);
+  const searches = [];
+  for (let i = 0; i < 50; i += 1)
+    searches.push(await timed(() => call('GET', `/api/user?limit=25&q=user ${i}1`, token)));
+  report('GET /api/user search (10k users)', searches, 100);
+  const groupLists = [];
+  for (let i = 0; i < 10; i += 1) groupLists.push(await timed(() => call('GET', '/api/group', token)));
+  report('GET /api/group all (10k groups)', groupLists, 1000);
+
   const { key } = await call('POST', '/api/apikey', token, { description: 'bench' });
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-agent-'));
   const agent = spawn(
