@@ -34,7 +34,11 @@ export function openLocal(
       // ends the tunnel's writable side, and the far side's end ends the socket's.
       socket.pipe(mux).pipe(socket);
       socket.once('error', () => mux.destroy());
-      socket.once('close', () => mux.destroy());
+      // The service closed: finish sending what it wrote (its FIN travels as 'end') rather than
+      // cutting the stream; the stream closes once the far side has ended too.
+      socket.once('close', () => {
+        if (!mux.writableEnded) mux.end();
+      });
       mux.once('error', () => socket.destroy());
       mux.once('close', () => {
         // Let what was written reach the service; then make sure the socket goes away.

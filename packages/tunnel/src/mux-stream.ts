@@ -104,7 +104,8 @@ export class MuxStream extends Duplex {
     if (this.remoteEnded) {
       if (!this.writableEnded) this.end();
     } else {
-      this.destroy(new Error('the far side closed the tunnel stream'));
+      // An abort: readers that listen for errors hear why; nobody else is made to crash.
+      this.destroy(this.listenerCount('error') > 0 ? new Error('the far side closed the tunnel stream') : undefined);
     }
   }
 }

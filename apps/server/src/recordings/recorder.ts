@@ -5,8 +5,12 @@ import { StringDecoder } from 'node:string_decoder';
 import type { CastEvent } from '@gatehouse/contracts';
 import { chainNext, chainStart } from './chain.js';
 
-/** Flush at least this often, and sooner when this many bytes wait. */
-export const FLUSH_MS = 1000;
+/**
+ * Flush this often (the spec asks for at least every second), and sooner when this many bytes
+ * wait. Each flush is also what live watchers get, so it bounds their delay; idle sessions write
+ * nothing.
+ */
+export const FLUSH_MS = 100;
 const FLUSH_BYTES = 256 * 1024;
 /** Above this many bytes not yet on disk the producer is asked to pause ('drain' resumes it). */
 const HIGH_WATER = 2 * 1024 * 1024;

@@ -70,8 +70,12 @@ export class RecordingsService extends EventEmitter {
     });
     const { term: _term, ...values } = input;
     const row = await this.repository.create({ ...values, id, storagePath: file, chainHead: chainStart(id) });
+    let savedAt = 0;
     recorder.on('chunk', (chunk: FlushedChunk) => {
       this.emit('chunk', id, chunk);
+      // The row's progress is bookkeeping (the chain file is the record): once a second is enough.
+      if (Date.now() - savedAt < 1000) return;
+      savedAt = Date.now();
       this.repository
         .progress(id, chunk.bytes, chunk.seq, chunk.chainHead)
         .catch((err: unknown) => this.log.warn({ err }, 'recording progress not saved'));
