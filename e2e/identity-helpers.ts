@@ -69,8 +69,9 @@ export async function pick(page: Page, field: ReturnType<Page['getByLabel']>, te
   for (const text of texts) {
     await field.click();
     await field.fill(text);
-    // By the option's text: an option's accessible name was seen empty while its list was redrawn.
-    await page.getByRole('option').filter({ hasText: text }).first().click();
+    // By the option's text and its element, not its accessible role: the list lives in a portal
+    // beside the open dialog, and while it redraws the role lookup was seen to find nothing.
+    await page.locator('[role="listbox"] [role="option"]', { hasText: text }).first().click();
   }
   // Escape closes a list left open; with none open it would close the dialog instead.
   if (await page.getByRole('listbox').isVisible()) await field.press('Escape');
