@@ -5,6 +5,18 @@ import ssh2 from 'ssh2';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { SettingsRepository } from '../modules/settings/settings.repository.js';
 
+/**
+ * An Ed25519 key pair in OpenSSH format that ssh2 can read back. ssh2's generator was seen, rarely,
+ * to write a private key its own parser refuses; such a pair is made again.
+ */
+export function sshKeyPair(comment?: string): { private: string; public: string } {
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const pair = ssh2.utils.generateKeyPairSync('ed25519', comment ? { comment } : {});
+    if (!(ssh2.utils.parseKey(pair.private) instanceof Error)) return pair;
+  }
+  throw new Error('could not generate a readable SSH key pair');
+}
+
 interface StoredKeys {
   ssh_host_key_sealed: string;
   signing_key_sealed: string;
@@ -35,7 +47,7 @@ export class GatewayKeys {
   private async load() {
     let stored = (await this.settings.get('gateway-keys')) as StoredKeys | undefined;
     if (!stored) {
-      const host = ssh2.utils.generateKeyPairSync('ed25519');
+      const host = sshKeyPair();
       const signing = generateKeyPairSync('ed25519');
       stored = {
         ssh_host_key_sealed: this.box.seal(host.private),

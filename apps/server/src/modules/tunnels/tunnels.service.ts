@@ -1,5 +1,5 @@
 import type { TunnelDefinition, TunnelFields, TunnelType } from '@gatehouse/contracts';
-import ssh2 from 'ssh2';
+import { sshKeyPair } from '../../gateway/gateway-keys.js';
 import type { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -95,7 +95,7 @@ export class TunnelsService {
           'password is required when ssh_auth is password',
         ]);
     } else if (current?.sshAuth !== 'key') {
-      const pair = ssh2.utils.generateKeyPairSync('ed25519', { comment: `gatehouse-${login}` });
+      const pair = sshKeyPair(`gatehouse-${login}`);
       Object.assign(credential, { credentialSealed: this.box.seal(pair.private), publicKey: pair.public.trim() });
     }
     return { ...values, sshLogin: login, ...credential };
