@@ -63,6 +63,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const firstAdmin = await services.usersService.ensureFirstAdmin(config.adminEmail, config.adminPassword);
   const app = await buildApp(config, services);
   services.hub.attach(app.server);
+  // Agents coming and going are state changes too: each leaves an audit entry.
+  services.hub.on(
+    'connection',
+    (event: { agentId: string; hostname: string | null; source: string | null; connected: boolean }) => {
+      services.repositories.audit
+        .append({
+          actor: event.hostname ? `agent:${event.hostname}` : null,
+          action: event.connected ? 'agent.connected' : 'agent.disconnected',
+          target: event.agentId,
+          outcome: 'success',
+          source: event.source,
+        })
+        .catch((err: unknown) => services.log.warn({ err }, 'agent audit entry not written'));
+    },
+  );
   const detachTunnels = attachTunnelEndpoint(app.server, services, services.log);
   const sockets = await attachConsoleSockets(app.server, {
     auth: services.auth,

@@ -18,7 +18,10 @@ import { AgentSession, StreamRefused } from './agent-session.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Events: 'changed' (agentId) when an agent connects, disconnects or is deleted; 'config-applied' (agentId, config). */
+/**
+ * Events: 'changed' (agentId) when an agent connects, disconnects or is deleted; 'connection'
+ * ({agentId, hostname, source, connected}) for the audit trail; 'config-applied' (agentId, config).
+ */
 export class AgentHub extends EventEmitter {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 });
   private readonly sessions = new Map<string, AgentSession>();
@@ -57,7 +60,7 @@ export class AgentHub extends EventEmitter {
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.sessions.get(id)?.ws.close(4000, 'replaced by a newer connection');
-      const session = new AgentSession(id, ws, this.log, {
+      const session = new AgentSession(id, ws, request.socket.remoteAddress ?? null, this.log, {
         onHello: (s) => void this.hello(s),
         onConfigApplied: (s, config) => this.emit('config-applied', s.agentId, config),
         onClose: (s) => void this.closed(s),
@@ -72,6 +75,12 @@ export class AgentHub extends EventEmitter {
     const stored = (await this.agents.find(session.agentId))?.config as HostConfig | null | undefined;
     session.send({ t: 'config', config: stored ?? defaultHostConfig(session.hello.os) });
     this.log.info({ agent: session.agentId, hostname: session.hello.hostname }, 'agent connected');
+    this.emit('connection', {
+      agentId: session.agentId,
+      hostname: session.hello.hostname,
+      source: session.source,
+      connected: true,
+    });
     this.emit('changed', session.agentId);
   }
 
@@ -80,6 +89,12 @@ export class AgentHub extends EventEmitter {
     this.sessions.delete(session.agentId);
     await this.agents.markDisconnected(session.agentId).catch(() => undefined);
     this.log.info({ agent: session.agentId }, 'agent disconnected');
+    this.emit('connection', {
+      agentId: session.agentId,
+      hostname: session.hello?.hostname ?? null,
+      source: session.source,
+      connected: false,
+    });
     this.emit('changed', session.agentId);
   }
 

@@ -23,6 +23,8 @@ export class AgentSession {
   constructor(
     readonly agentId: string,
     readonly ws: WebSocket,
+    /** The agent's address, for the audit trail. */
+    readonly source: string | null,
     private readonly log: FastifyBaseLogger,
     private readonly events: {
       onHello: (session: AgentSession) => void;

@@ -63,6 +63,18 @@ describe.each(DATABASES)('agents as real processes on %s', (kind) => {
     expect(shown).toMatchObject({ os: 1, version: '2.0.0', config: { whitelist: [] } });
     expect((await announced).id).toBe(shown?.id);
     sockets.close();
+    const audit = await eventually(
+      async () =>
+        (
+          await server.call<{ entries: { action: string; actor: string; target: string }[] }>(
+            'GET',
+            '/api/audit?action=agent.connected',
+            { token: admin },
+          )
+        ).body.entries,
+      (entries) => entries.length > 0,
+    );
+    expect(audit[0]).toMatchObject({ action: 'agent.connected', actor: 'agent:web-01', target: shown?.id });
     const identity = path.join(agent.stateDir, 'identity.json');
     expect(fs.statSync(identity).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(identity, 'utf8'))).toMatchObject({ id: shown?.id, server: server.url });
