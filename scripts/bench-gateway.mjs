@@ -10,14 +10,12 @@ import os from 'node:os';
 import path from 'node:path';
 import ssh2 from 'ssh2';
 import { io as connectSocket } from 'socket.io-client';
-import { openDatabase } from '../apps/server/dist/db/client.js';
-import { startServer } from '../apps/server/dist/server.js';
+import { ADMIN, startBenchServer } from './bench-server.mjs';
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
 
 const BULK_MIB = Number(process.env.BENCH_BULK_MIB ?? 256);
 const LIVE_SESSIONS = Number(process.env.BENCH_LIVE_SESSIONS ?? 50);
 const IDLE_SESSIONS = Number(process.env.BENCH_IDLE_SESSIONS ?? 100);
-const ADMIN = { email: 'bench@example.test', password: 'bench-password-1' };
 const pct = (v, p) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-benchgw-'));
@@ -60,39 +58,7 @@ const sshd = spawn('/usr/sbin/sshd', ['-D', '-f', path.join(tmp, 'sshd_config')]
 await sleep(500);
 
 const dataDir = path.join(tmp, 'data');
-const database = await openDatabase({});
-const server = await startServer(
-  {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: undefined,
-    adminEmail: ADMIN.email,
-    adminPassword: ADMIN.password,
-    logLevel: 'silent',
-    loginRateLimitPerMinute: 100000,
-    buildTag: 'bench',
-    webDir: undefined,
-    trustProxy: false,
-    secretKey: undefined,
-    redisUrl: undefined,
-    publicUrl: undefined,
-    sshPort: 0,
-    sshHost: '127.0.0.1',
-  },
-  { database },
-);
-const call = async (method, url, token, body) =>
-  (
-    await fetch(`${server.url}${url}`, {
-      method,
-      headers: {
-        ...(token ? { 'authentication-token': token } : {}),
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    })
-  ).json();
+const { server, database, call } = await startBenchServer(dataDir);
 const token = (await call('POST', '/api/login', undefined, ADMIN)).response.user.authentication_token;
 const { key } = await call('POST', '/api/apikey', token, { description: 'bench' });
 const agent = spawn(

@@ -5,10 +5,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { openDatabase } from '../apps/server/dist/db/client.js';
-import { startServer } from '../apps/server/dist/server.js';
+import { ADMIN, startBenchServer } from './bench-server.mjs';
 
-const ADMIN = { email: 'bench@example.test', password: 'bench-password-1' };
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -23,39 +21,7 @@ const report = (name, samples, targetMs) => {
 };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-'));
-const database = await openDatabase({});
-const server = await startServer(
-  {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl: undefined,
-    adminEmail: ADMIN.email,
-    adminPassword: ADMIN.password,
-    logLevel: 'silent',
-    loginRateLimitPerMinute: 100000,
-    buildTag: 'bench',
-    webDir: undefined,
-    trustProxy: false,
-    secretKey: undefined,
-    redisUrl: undefined,
-    publicUrl: undefined,
-    sshPort: 0,
-    sshHost: '127.0.0.1',
-  },
-  { database },
-);
-const call = async (method, url, token, body) => {
-  const res = await fetch(`${server.url}${url}`, {
-    method,
-    headers: {
-      ...(token ? { 'authentication-token': token } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return res.json();
-};
+const { server, database, call } = await startBenchServer(dataDir);
 const timed = async (fn) => {
   const start = performance.now();
   await fn();

@@ -12,7 +12,7 @@ import { hasPermission } from '../../../lib/permissions';
 import { useSession } from '../../../lib/use-session';
 import type { UserSortField } from '../api/list-users';
 import { useUserList } from '../api/list-users';
-import { useDebouncedValue } from '../use-debounced-value';
+import { useDebouncedValue } from '../../../components/use-debounced-value';
 import { AddUserDialog } from './add-user-dialog';
 import { ManageRolesDialog } from './manage-roles-dialog';
 import { UserActionDialogs } from './user-action-dialogs';
