@@ -10,6 +10,7 @@ import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
+import { videoHandlers } from './modules/recordings/video.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
 import { settingsHandlers } from './modules/settings/settings.routes.js';
 import { systemHandlers } from './modules/system/system.routes.js';
@@ -70,8 +71,9 @@ export async function buildApp(
     ...agentHandlers(services),
     ...tunnelHandlers(services),
     ...recordingHandlers(services),
+    ...videoHandlers(services),
   };
-  bindRoutes(app, handlers, services.auth);
+  bindRoutes(app, handlers, services.gatekeeper);
   await installConsole(app, config.webDir);
   return app;
 }

@@ -1,5 +1,7 @@
 import path from 'node:path';
+import { AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER } from '@gatehouse/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Gatekeeper } from './http/bind-routes.js';
 import type { Database } from './db/client.js';
 import { SecretBox } from './lib/secret-box.js';
 import { AgentsRepository } from './modules/agents/agents.repository.js';
@@ -8,6 +10,8 @@ import { ApiKeysRepository } from './modules/apikeys/apikeys.repository.js';
 import { ApiKeysService } from './modules/apikeys/apikeys.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
+import { MediaTickets } from './modules/auth/media-tickets.js';
+import { hashToken } from './modules/auth/tokens.js';
 import { LoginGuardRepository } from './modules/auth/login-guard.repository.js';
 import { TokensRepository } from './modules/auth/tokens.repository.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
@@ -37,6 +41,8 @@ import { SessionsService } from './modules/recordings/sessions.service.js';
 
 /** The repositories and services of one server, wired over one database. */
 export type Services = ReturnType<typeof createServices>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the services need beyond the database. */
 export interface ServiceOptions {
@@ -78,9 +84,24 @@ export function createServices(database: Database, options: ServiceOptions) {
     async () => (await gatewayKeys.keys()).signingKey,
     options.log,
   );
+  const mediaTickets = new MediaTickets(options.secretKey);
+  const gatekeeper: Gatekeeper = {
+    auth,
+    async agent(request) {
+      const id = request.headers[AGENT_ID_HEADER];
+      const credential = request.headers[AGENT_CREDENTIAL_HEADER];
+      if (typeof id !== 'string' || typeof credential !== 'string' || !UUID.test(id) || credential.length > 512)
+        return undefined;
+      const agent = await agents.findByCredential(id, hashToken(credential));
+      return agent ? { id: agent.id, hostname: agent.hostname } : undefined;
+    },
+    ticket: (ticket, objectId) => mediaTickets.check(ticket, objectId),
+  };
   return {
     database,
     log: options.log,
+    mediaTickets,
+    gatekeeper,
     hub,
     box,
     gatewayKeys,

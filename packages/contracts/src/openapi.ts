@@ -18,7 +18,9 @@ function accessText(route: RouteContract): string {
     case 'admin-role':
       return 'Holders of the admin role.';
     case 'permissions':
-      return `Needs one of: ${route.access.anyOf.join(', ')}.`;
+      return `Needs one of: ${route.access.anyOf.join(', ')}.${route.access.ticket ? ' A media ticket in ?ticket= may stand in for the token.' : ''}`;
+    case 'agent':
+      return 'An enrolled agent, by its identity headers (x-gatehouse-agent-id, x-gatehouse-agent-credential).';
   }
 }
 
@@ -47,7 +49,10 @@ export function buildOpenApi(routeList: readonly RouteContract[], buildTag: stri
     const responses: JsonObject = {
       [String(route.status ?? 200)]: {
         description: 'Success',
-        content: { 'application/json': { schema: schemaOf(route.response, 'output') } },
+        content:
+          route.raw && route.method === 'GET'
+            ? { [route.raw]: { schema: { type: 'string', format: 'binary' } } }
+            : { 'application/json': { schema: schemaOf(route.response, 'output') } },
       },
     };
     const errors: Record<number, string> = { 400: 'Malformed or invalid input', ...route.errors };
@@ -68,7 +73,12 @@ export function buildOpenApi(routeList: readonly RouteContract[], buildTag: stri
       ...(route.access.kind === 'public' ? { security: [] } : {}),
       ...(route.access.kind === 'permissions' ? { 'x-permissions': route.access.anyOf } : {}),
     };
-    if (route.body) {
+    if (route.raw && route.method !== 'GET') {
+      operation.requestBody = {
+        required: true,
+        content: { [route.raw]: { schema: { type: 'string', format: 'binary' } } },
+      };
+    } else if (route.body) {
       operation.requestBody = {
         required: true,
         content: { 'application/json': { schema: schemaOf(route.body, 'input') } },

@@ -4,13 +4,16 @@ import type { Permission } from './permissions.js';
 /**
  * Who may call a route. `public`: anyone. `signed-in`: any valid token. `permissions`: a valid
  * token whose holder has at least one of the listed permissions. `admin-role`: a holder of the
- * admin role (spec §6 gates registration keys and component logs on it).
+ * admin role (spec §6 gates registration keys and component logs on it). `agent`: an enrolled
+ * agent's identity headers. `ticket`: a signed media ticket in ?ticket= stands in for the token
+ * (players and download links cannot send headers).
  */
 export type RouteAccess =
   | { kind: 'public' }
   | { kind: 'signed-in' }
-  | { kind: 'permissions'; anyOf: readonly Permission[] }
-  | { kind: 'admin-role' };
+  | { kind: 'permissions'; anyOf: readonly Permission[]; ticket?: true }
+  | { kind: 'admin-role' }
+  | { kind: 'agent' };
 
 /** HTTP methods the API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -35,6 +38,11 @@ export interface RouteContract {
   /** Successful answer (status 200 unless `status` says otherwise). */
   response: z.ZodType;
   status?: number;
+  /**
+   * Raw answer of this content type instead of JSON (files with HTTP ranges, uploads): the
+   * handler sends the reply itself; `response` then only documents.
+   */
+  raw?: string;
   /** Statuses other than success this call may answer, with why. */
   errors?: Partial<Record<number, string>>;
 }

@@ -27,6 +27,8 @@ export interface AuditNote {
 declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
+    /** The agent calling a route of access kind 'agent'. */
+    agent?: { id: string; hostname: string };
     auditNote: AuditNote;
   }
   interface FastifyContextConfig {
@@ -67,10 +69,40 @@ function parsePart<T>(schema: ZodType | undefined, value: unknown, where: string
   throw new HttpError(400, errors[0] ?? `Invalid ${where.toLowerCase()}`, errors);
 }
 
+/** Who else than a token holder may call: agents by their identity, players by a media ticket. */
+export interface Gatekeeper {
+  auth: AuthService;
+  /** The agent these identity headers prove, or undefined. */
+  agent(request: FastifyRequest): Promise<{ id: string; hostname: string } | undefined>;
+  /** The token hash a media ticket for this object carries, or undefined. */
+  ticket(ticket: string, objectId: string): string | undefined;
+}
+
+/** The caller of a ticket route: the token header first, else ?ticket= for the object in the path. */
+async function principalOf(route: RouteContract, request: FastifyRequest, token: string | undefined, gate: Gatekeeper) {
+  if (token) return gate.auth.authenticate(token);
+  if (route.access.kind !== 'permissions' || !route.access.ticket) return undefined;
+  const ticket = (request.query as { ticket?: unknown } | undefined)?.ticket;
+  const objectId = (request.params as { id?: unknown } | undefined)?.id;
+  if (typeof ticket !== 'string' || typeof objectId !== 'string') return undefined;
+  const tokenHash = gate.ticket(ticket, objectId);
+  if (!tokenHash) throw new HttpError(401, 'This link has expired or is not valid. Open the recording again.');
+  return gate.auth.authenticateHash(tokenHash);
+}
+
 /** The one place that enforces a route's declared access (401 and 403). */
-async function authorize(route: RouteContract, token: string | undefined, auth: AuthService) {
-  const principal = token ? await auth.authenticate(token) : undefined;
+async function authorize(route: RouteContract, request: FastifyRequest, token: string | undefined, gate: Gatekeeper) {
+  if (route.access.kind === 'agent') {
+    const agent = await gate.agent(request);
+    if (!agent) throw new HttpError(401, 'Only an enrolled agent may call this: send its identity headers.');
+    request.agent = agent;
+    return undefined;
+  }
+  const principal = await principalOf(route, request, token, gate);
   if (route.access.kind === 'public') return principal;
+  const ticketed = route.access.kind === 'permissions' && route.access.ticket;
+  if (!token && !ticketed) throw new HttpError(401, 'Sign in first: this call needs an Authentication-Token header.');
+  if (!token && !principal) throw new HttpError(401, 'Sign in first: send an Authentication-Token header or a ticket.');
   if (!token) throw new HttpError(401, 'Sign in first: this call needs an Authentication-Token header.');
   if (!principal) throw new HttpError(401, 'Your session has expired or its token is not valid. Sign in again.');
   if (route.access.kind === 'admin-role' && !holdsAdminRole(principal)) {
@@ -83,7 +115,7 @@ async function authorize(route: RouteContract, token: string | undefined, auth: 
 }
 
 /** Binds every contract route to its handler, with validation and access control in front. */
-export function bindRoutes(app: FastifyInstance, handlers: Handlers, auth: AuthService): void {
+export function bindRoutes(app: FastifyInstance, handlers: Handlers, gate: Gatekeeper): void {
   for (const name of Object.keys(routes) as RouteName[]) {
     const route: RouteContract = routes[name];
     const handler = handlers[name] as Handler<RouteContract>;
@@ -93,13 +125,16 @@ export function bindRoutes(app: FastifyInstance, handlers: Handlers, auth: AuthS
       config: { routeId: route.id, auditable: route.method !== 'GET' },
       handler: async (request, reply) => {
         const token = tokenOf(request);
-        const principal = await authorize(route, token, auth);
+        const principal = await authorize(route, request, token, gate);
         request.principal = principal;
         // Typed per route by the Handlers map; here every route is handled alike.
         const params = parsePart<never>(route.params, request.params, 'Path');
         const query = parsePart<never>(route.query, request.query, 'Query');
-        const body = parsePart<never>(route.body, request.body ?? {}, 'Body');
+        // Raw routes take their body as bytes (uploads) and send their own reply (files with ranges).
+        const body = route.raw ? (request.body as never) : parsePart<never>(route.body, request.body ?? {}, 'Body');
         const result = await handler({ params, query, body, principal: principal as Principal, token, request, reply });
+        // A handler that sent its own reply (a file, with ranges) answers the reply itself.
+        if ((result as unknown) === reply) return reply;
         return reply.status(route.status ?? 200).send(result);
       },
     });

@@ -72,6 +72,16 @@ export const routes = {
   setTunnelUsers: tunnels.setTunnelUsers,
   setTunnelAgents: tunnels.setTunnelAgents,
   listRecordings: recordings.listRecordings,
+  getRecordingDetail: recordings.getRecordingDetail,
+  playbackAvailable: recordings.playbackAvailable,
+  openRecording: recordings.openRecording,
+  getRecordingCast: recordings.getRecordingCast,
+  getRecordingVideo: recordings.getRecordingVideo,
+  seekRecording: recordings.seekRecording,
+  searchRecording: recordings.searchRecording,
+  verifyRecording: recordings.verifyRecording,
+  uploadRecordingVideo: recordings.uploadRecordingVideo,
+  getDashboard: recordings.getDashboard,
   terminateTunnel: recordings.terminateTunnel,
 } as const satisfies Record<string, RouteContract>;
 

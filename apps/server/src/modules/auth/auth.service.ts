@@ -75,7 +75,11 @@ export class AuthService {
   /** The caller behind a token, or undefined when the token is unknown or expired. */
   async authenticate(token: string): Promise<Principal | undefined> {
     if (token.length < 16 || token.length > 256) return undefined;
-    const tokenHash = hashToken(token);
+    return this.authenticateHash(hashToken(token));
+  }
+
+  /** The caller behind a token's hash (a media ticket carries it), while the token lives. */
+  async authenticateHash(tokenHash: string): Promise<Principal | undefined> {
     const found = await this.tokens.findLive(tokenHash);
     if (!found) return undefined;
     const roles = await this.users.rolesOf(found.user.id);
