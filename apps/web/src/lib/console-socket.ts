@@ -32,6 +32,11 @@ export class ConsoleSocket {
     };
   }
 
+  /** Sends an event to the server (queued by socket.io until the socket connects). */
+  emit(event: string, payload: unknown): void {
+    this.socket.emit(event, payload);
+  }
+
   /** Closes the socket. */
   close(): void {
     this.socket.close();
