@@ -14,6 +14,8 @@ export interface CallOptions<R extends RouteContract> {
   params?: Record<string, string>;
   /** False for calls made while signing in, where a 401 means wrong credentials. */
   signOutOn401?: boolean;
+  /** Extra request headers some calls need, such as host-id on terminating a session. */
+  headers?: Record<string, string>;
   signal?: AbortSignal;
 }
 
@@ -55,7 +57,7 @@ export async function apiCall<K extends RouteName>(
   options: CallOptions<Routes[K]> = {},
 ): Promise<ResponseOf<Routes[K]>> {
   const token = getToken();
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) {
     headers[TOKEN_HEADER] = token;

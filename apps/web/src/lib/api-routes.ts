@@ -68,4 +68,10 @@ export const API = {
   deleteTunnel: { name: 'deleteTunnel', method: 'DELETE', path: '/api/tunneldefinition/{id}' },
   setTunnelUsers: { name: 'setTunnelUsers', method: 'PUT', path: '/api/tunneldefinition/{id}/users' },
   setTunnelAgents: { name: 'setTunnelAgents', method: 'PUT', path: '/api/tunneldefinition/{id}/agents' },
+  listRecordings: { name: 'listRecordings', method: 'GET', path: '/api/recording' },
+  getRecordingDetail: { name: 'getRecordingDetail', method: 'GET', path: '/api/recording/{id}/data' },
+  openRecording: { name: 'openRecording', method: 'POST', path: '/api/recording/{id}/ticket' },
+  getRecordingCast: { name: 'getRecordingCast', method: 'GET', path: '/api/recording/{id}/cast' },
+  verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify' },
+  terminateTunnel: { name: 'terminateTunnel', method: 'DELETE', path: '/api/tunnel/{id}' },
 } as const satisfies { [K in RouteName]?: RouteRef<K> };
