@@ -1,19 +1,23 @@
+import { Suspense } from 'react';
 import { createHashRouter, Navigate } from 'react-router';
 import type { RouteObject } from 'react-router';
 import { ErrorScreen } from '../../components/error-screen';
 import { FEATURES } from '../features';
 import { RootLayout } from '../layouts/root-layout';
+import { PageLoading } from './page-loading';
 import { RouteGuard, StartRedirect } from './route-guard';
 import { NOT_FOUND_PATH } from './route-rules';
 
-/** Every route of the features, each behind its guard. */
+/** Every route of the features, each behind its guard; lazy screens load inside the layout. */
 function featureRoutes(): RouteObject[] {
   return FEATURES.flatMap((feature) =>
     feature.routes.map(({ path, Component, access, permissions }) => ({
       path,
       element: (
         <RouteGuard access={access} permissions={permissions}>
-          <Component />
+          <Suspense fallback={<PageLoading />}>
+            <Component />
+          </Suspense>
         </RouteGuard>
       ),
     })),

@@ -1,6 +1,8 @@
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import type { Feature } from '../../lib/feature';
-import { DashboardPage } from './components/dashboard-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const DashboardPage = lazyPage(() => import('./components/dashboard-page'), 'DashboardPage');
 
 /** Dashboard (spec §2.2): no permission on the route; its navigation entry needs list-host. */
 export const dashboardFeature: Feature = {

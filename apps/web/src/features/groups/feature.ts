@@ -1,6 +1,8 @@
 import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
 import type { Feature } from '../../lib/feature';
-import { GroupsPage } from './components/groups-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const GroupsPage = lazyPage(() => import('./components/groups-page'), 'GroupsPage');
 
 /** Groups (spec §2.2): security groups of users, agents and groups. */
 export const groupsFeature: Feature = {

@@ -1,6 +1,8 @@
 import DnsOutlined from '@mui/icons-material/DnsOutlined';
 import type { Feature } from '../../lib/feature';
-import { HostsPage } from './components/hosts-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const HostsPage = lazyPage(() => import('./components/hosts-page'), 'HostsPage');
 
 /** Agents (hosts) (spec §2.2). */
 export const hostsFeature: Feature = {

@@ -1,6 +1,8 @@
 import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import type { Feature } from '../../lib/feature';
-import { RegistrationKeysPage } from './components/registration-keys-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const RegistrationKeysPage = lazyPage(() => import('./components/registration-keys-page'), 'RegistrationKeysPage');
 
 /** Registration (API) keys (spec §2.2). */
 export const registrationKeysFeature: Feature = {

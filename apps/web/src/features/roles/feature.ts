@@ -1,6 +1,8 @@
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import type { Feature } from '../../lib/feature';
-import { RolesPage } from './components/roles-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const RolesPage = lazyPage(() => import('./components/roles-page'), 'RolesPage');
 
 /** Roles (spec §2.2): named sets of permissions. */
 export const rolesFeature: Feature = {

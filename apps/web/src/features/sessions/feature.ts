@@ -1,6 +1,8 @@
 import PlayCircleOutlined from '@mui/icons-material/PlayCircleOutlined';
 import type { Feature } from '../../lib/feature';
-import { SessionsPage } from './components/sessions-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const SessionsPage = lazyPage(() => import('./components/sessions-page'), 'SessionsPage');
 
 /** Sessions (spec §2.2): recorded and live sessions; the list arrives in a later issue. */
 export const sessionsFeature: Feature = {

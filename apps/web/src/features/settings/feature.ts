@@ -1,6 +1,8 @@
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import type { Feature } from '../../lib/feature';
-import { SettingsPage } from './components/settings-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const SettingsPage = lazyPage(() => import('./components/settings-page'), 'SettingsPage');
 
 /** Settings (spec §2.2): licence, single sign-on configuration and cluster. */
 export const settingsFeature: Feature = {

@@ -1,6 +1,8 @@
 import MonitorHeartOutlined from '@mui/icons-material/MonitorHeartOutlined';
 import type { Feature } from '../../lib/feature';
-import { SystemStatusPage } from './components/system-status-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const SystemStatusPage = lazyPage(() => import('./components/system-status-page'), 'SystemStatusPage');
 
 /** System status (spec §2.2, §2.3): health of system components. */
 export const systemFeature: Feature = {

@@ -1,6 +1,8 @@
 import SettingsEthernetOutlined from '@mui/icons-material/SettingsEthernetOutlined';
 import type { Feature } from '../../lib/feature';
-import { TunnelsPage } from './components/tunnels-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const TunnelsPage = lazyPage(() => import('./components/tunnels-page'), 'TunnelsPage');
 
 /** Tunnels (spec §2.2): ssh, rdp, generic and agent tunnel definitions. */
 export const tunnelsFeature: Feature = {

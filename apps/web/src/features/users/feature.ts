@@ -1,6 +1,8 @@
 import PeopleOutlined from '@mui/icons-material/PeopleOutlined';
 import type { Feature } from '../../lib/feature';
-import { UsersPage } from './components/users-page';
+import { lazyPage } from '../../lib/lazy-page';
+
+const UsersPage = lazyPage(() => import('./components/users-page'), 'UsersPage');
 
 /** Users (spec §2.2): no permission needed, always shown. */
 export const usersFeature: Feature = {
