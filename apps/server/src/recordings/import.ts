@@ -41,17 +41,20 @@ export function headerLine(header: ImportHeader): string {
 }
 
 /**
- * Groups events (in time order) into the chunks the Recorder would have flushed: one per
- * FLUSH_MS window that holds events, since the Recorder appends what is pending on each tick.
+ * Groups events (in time order) into the chunks the Recorder would have appended: its first
+ * pending event arms a FLUSH_MS timer, and everything that arrives before it fires joins that chunk.
  */
 export function chunksOf(events: readonly CastEvent[], flushMs = FLUSH_MS): CastEvent[][] {
   const chunks: CastEvent[][] = [];
-  let window = -1;
+  let current: CastEvent[] = [];
+  let due = -Infinity;
   for (const event of events) {
-    const at = Math.floor((event[0] * 1000) / flushMs);
-    if (at !== window) chunks.push([]);
-    window = at;
-    chunks.at(-1)?.push(event);
+    if (event[0] >= due) {
+      current = [];
+      chunks.push(current);
+      due = event[0] + flushMs / 1000;
+    }
+    current.push(event);
   }
   return chunks;
 }
