@@ -1,19 +1,22 @@
 import type { Language } from '@gatehouse/contracts';
-import ar from '../locales/ar.json';
 import en from '../locales/en.json';
-import es from '../locales/es.json';
-import fr from '../locales/fr.json';
-import it from '../locales/it.json';
-import zh from '../locales/zh.json';
 
 /** A message catalogue: nested message ids to texts. */
 export type Messages = { [key: string]: string | Messages };
 
 /**
  * A feature may keep its own messages in features/<name>/locales/<lang>.json, under a top-level
- * key of its own; they are merged into the shell's catalogue of that language.
+ * key of its own; they are merged into the shell's catalogue of that language. English, the default
+ * and the fallback, is bundled; every other language is fetched on first use (one chunk per language,
+ * see vite.config.ts), which keeps five sixths of the messages out of the initial bundle.
  */
-const featureFiles = import.meta.glob<Messages>('../features/*/locales/*.json', { eager: true, import: 'default' });
+const englishFeatureFiles = import.meta.glob<Messages>('../features/*/locales/en.json', {
+  eager: true,
+  import: 'default',
+});
+const otherFiles = import.meta.glob<Messages>(['../locales/*.json', '../features/*/locales/*.json', '!**/en.json'], {
+  import: 'default',
+});
 
 function merge(target: Messages, source: Messages, where: string): Messages {
   for (const [key, value] of Object.entries(source)) {
@@ -25,23 +28,38 @@ function merge(target: Messages, source: Messages, where: string): Messages {
   return target;
 }
 
-function build(language: Language, shell: Messages): Messages {
+function build(language: Language, shell: Messages, features: readonly Messages[]): Messages {
   const catalogue = merge({}, shell, language);
-  for (const [file, messages] of Object.entries(featureFiles)) {
-    if (file.endsWith(`/locales/${language}.json`)) merge(catalogue, messages, language);
-  }
+  for (const messages of features) merge(catalogue, messages, language);
   return catalogue;
 }
 
-/** Every language's whole catalogue: the shell's messages and every feature's. */
-export const catalogues: Record<Language, Messages> = {
-  en: build('en', en),
-  zh: build('zh', zh),
-  es: build('es', es),
-  fr: build('fr', fr),
-  it: build('it', it),
-  ar: build('ar', ar),
-};
+/** The whole English catalogue: the shell's messages and every feature's. */
+export const englishCatalogue: Messages = build('en', en, Object.values(englishFeatureFiles));
+
+const pending = new Map<Language, Promise<Messages>>();
+
+async function fetchCatalogue(language: Language): Promise<Messages> {
+  const files = Object.entries(otherFiles).filter(([file]) => file.endsWith(`/${language}.json`));
+  const loaded = await Promise.all(files.map(async ([file, load]) => ({ file, messages: await load() })));
+  const shell = loaded.find(({ file }) => file.startsWith('../locales/'))?.messages ?? {};
+  const features = loaded.filter(({ file }) => file.startsWith('../features/')).map(({ messages }) => messages);
+  return build(language, shell, features);
+}
+
+/** One language's whole catalogue; English at once, another fetched once (again after a failure). */
+export function loadCatalogue(language: Language): Promise<Messages> {
+  if (language === 'en') return Promise.resolve(englishCatalogue);
+  const known = pending.get(language);
+  if (known) return known;
+  const loading = fetchCatalogue(language);
+  pending.set(language, loading);
+  loading.catch(() => pending.delete(language));
+  return loading;
+}
 
 /** The feature locale files found, for the completeness test. */
-export const featureLocaleFiles: readonly string[] = Object.keys(featureFiles);
+export const featureLocaleFiles: readonly string[] = [
+  ...Object.keys(englishFeatureFiles),
+  ...Object.keys(otherFiles).filter((file) => file.startsWith('../features/')),
+];

@@ -1,20 +1,11 @@
 import type { Language } from '@gatehouse/contracts';
+import { LANGUAGES } from '@gatehouse/contracts';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { catalogues } from './catalogues';
+import { englishCatalogue, loadCatalogue } from './catalogues';
 import { setDateLocale } from './dates';
 import { DEFAULT_LANGUAGE, storedLanguage } from './languages';
 import { STORAGE_KEYS, writeString } from './storage';
-
-/** Every message catalogue, bundled: they are small and the switch must be instant. */
-export const resources = {
-  en: { translation: catalogues.en },
-  zh: { translation: catalogues.zh },
-  es: { translation: catalogues.es },
-  fr: { translation: catalogues.fr },
-  it: { translation: catalogues.it },
-  ar: { translation: catalogues.ar },
-} as const satisfies Record<Language, { translation: object }>;
 
 function applyLanguage(language: string): void {
   setDateLocale(language);
@@ -23,20 +14,36 @@ function applyLanguage(language: string): void {
 
 i18next.on('languageChanged', applyLanguage);
 
+// English is bundled and answers at once; other languages are added when first chosen.
 void i18next.use(initReactI18next).init({
-  resources,
-  lng: storedLanguage(),
+  resources: { en: { translation: englishCatalogue } },
+  lng: DEFAULT_LANGUAGE,
   fallbackLng: DEFAULT_LANGUAGE,
-  supportedLngs: Object.keys(resources),
+  supportedLngs: [...LANGUAGES],
+  partialBundledLanguages: true,
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,
 });
 
+/** Fetches a language's messages once and switches to it; on a failed fetch the language stays. */
+async function switchTo(language: Language): Promise<void> {
+  if (!i18next.hasResourceBundle(language, 'translation')) {
+    i18next.addResourceBundle(language, 'translation', await loadCatalogue(language));
+  }
+  await i18next.changeLanguage(language);
+}
+
+/**
+ * Settles once the stored language's messages are in: main.tsx renders after it, so a console
+ * left in Arabic opens in Arabic (right to left) without an English first paint.
+ */
+export const i18nReady: Promise<void> = switchTo(storedLanguage()).catch(() => undefined);
+
 /** Switches the console language and remembers it in localStorage 'locale'. */
 export function changeLanguage(language: Language): void {
   writeString(STORAGE_KEYS.locale, language);
-  void i18next.changeLanguage(language);
+  void switchTo(language).catch(() => undefined);
 }
 
 export { i18next };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Messages, catalogues } from '../lib/catalogues';
+import { LANGUAGES } from '@gatehouse/contracts';
+import { type Messages, loadCatalogue } from '../lib/catalogues';
 
 /** Every leaf of a nested catalogue as 'a.b.c' → value. */
 function flatten(messages: Messages, prefix = ''): Map<string, unknown> {
@@ -18,7 +19,10 @@ function placeholders(text: unknown): string[] {
 }
 
 // The merged catalogues: the shell's messages plus every feature's locales/<lang>.json.
-const { en, ...others } = catalogues;
+const catalogues = Object.fromEntries(
+  await Promise.all(LANGUAGES.map(async (language) => [language, await loadCatalogue(language)] as const)),
+);
+const { en = {}, ...others } = catalogues;
 const english = flatten(en);
 
 describe('message catalogues', () => {
