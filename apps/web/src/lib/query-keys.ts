@@ -7,4 +7,6 @@ export const QUERY_KEYS = {
   tunnels: ['tunnels'],
   /** Registration keys (features/registration-keys, and hosts' Add host flow). */
   registrationKeys: ['registration-keys'],
+  /** Session recordings (features/sessions): the list and details; the socket reloads them on disconnect and termination. */
+  sessions: ['sessions'],
 } as const;

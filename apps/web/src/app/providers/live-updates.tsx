@@ -1,12 +1,17 @@
+import type { SESSION_EVENTS } from '@gatehouse/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { ConsoleSocket, SOCKET_EVENTS } from '../../lib/console-socket';
 import { QUERY_KEYS } from '../../lib/query-keys';
 import { useSession } from '../../lib/use-session';
 
+/** The socket event of a session's end (typed against the contract, so no contract code enters the initial bundle). */
+const SESSION_TERMINATED: (typeof SESSION_EVENTS)['terminated'] = 'tunnel_terminated';
+
 /**
  * Keeps the console's socket open while someone is signed in, and turns server events into
- * fresh data: agent changes refresh the agent list and the navigation counts without a reload.
+ * fresh data: agent changes refresh the agent list and the navigation counts without a reload;
+ * sessions starting, ending or terminated refresh the session list.
  */
 export function LiveUpdates() {
   const { token } = useSession();
@@ -19,10 +24,18 @@ export function LiveUpdates() {
     });
     const offCounts = socket.on(SOCKET_EVENTS.countsChanged, () => {
       void queryClient.invalidateQueries({ queryKey: QUERY_KEYS.navigationCounts });
+      // Counts change when a session starts or ends: a session list on screen follows.
+      void queryClient.invalidateQueries({ queryKey: QUERY_KEYS.sessions });
     });
+    // Spec §4: the session list reloads on the socket's disconnect and on tunnel_terminated.
+    const reloadSessions = () => void queryClient.invalidateQueries({ queryKey: QUERY_KEYS.sessions });
+    const offDisconnect = socket.on('disconnect', reloadSessions);
+    const offTerminated = socket.on(SESSION_TERMINATED, reloadSessions);
     return () => {
       offAgents();
       offCounts();
+      offDisconnect();
+      offTerminated();
       socket.close();
     };
   }, [token, queryClient]);

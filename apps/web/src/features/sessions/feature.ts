@@ -4,7 +4,7 @@ import { lazyPage } from '../../lib/lazy-page';
 
 const SessionsPage = lazyPage(() => import('./components/sessions-page'), 'SessionsPage');
 
-/** Sessions (spec §2.2): recorded and live sessions; the list arrives in a later issue. */
+/** Sessions (spec §2.2): recorded and live sessions, their detail, termination and the player. */
 export const sessionsFeature: Feature = {
   id: 'sessions',
   routes: [

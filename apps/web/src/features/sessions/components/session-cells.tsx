@@ -1,0 +1,49 @@
+import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import { useTranslation } from 'react-i18next';
+import type { SessionKind, SessionRow } from '../derive';
+import { durationOf, formatDuration, isLive } from '../derive';
+import { useNow } from './use-now';
+
+/** Status (spec §3): a red Live chip, or a quiet Finished one. */
+export function StatusChip({ live }: { live: boolean }) {
+  const { t } = useTranslation();
+  return live ? (
+    <Chip
+      size="small"
+      color="error"
+      icon={<FiberManualRecord sx={{ fontSize: 12 }} aria-hidden />}
+      label={t('sessions.status.live')}
+    />
+  ) : (
+    <Chip size="small" variant="outlined" label={t('sessions.status.finished')} />
+  );
+}
+
+/** SessionType in words: SSH, RDP, Generic or Agent. */
+export function TypeLabel({ kind }: { kind: SessionKind }) {
+  const { t } = useTranslation();
+  return <>{t(`sessions.type.${kind}`)}</>;
+}
+
+/** FormattedDuration; a live session's ticks every second. */
+export function DurationText({ row }: { row: Pick<SessionRow, 'started_on' | 'ended_on'> }) {
+  const { i18n } = useTranslation();
+  const live = isLive(row);
+  const now = useNow(live);
+  return (
+    <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+      {formatDuration(durationOf(row, now), live, i18n.language)}
+    </Box>
+  );
+}
+
+/** An email or hostname: read left to right in every language, cut with an ellipsis, whole in the tooltip. */
+export function LtrText({ text }: { text: string }) {
+  return (
+    <Box component="span" dir="ltr" title={text} sx={{ overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 }}>
+      {text}
+    </Box>
+  );
+}

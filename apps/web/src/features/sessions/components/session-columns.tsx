@@ -1,0 +1,119 @@
+import InfoOutlined from '@mui/icons-material/InfoOutlined';
+import PlayArrowOutlined from '@mui/icons-material/PlayArrowOutlined';
+import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
+import { GridActionsCellItem } from '@mui/x-data-grid';
+import type { GridColDef } from '@mui/x-data-grid';
+import type { ReactElement } from 'react';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/dates';
+import type { SessionRow } from '../derive';
+import { isLive, sessionType } from '../derive';
+import { DurationText, LtrText, StatusChip, TypeLabel } from './session-cells';
+
+/** What a row's buttons ask the page to do. */
+export type SessionAction = 'details' | 'watch' | 'replay';
+
+/** True when the session can be watched as it happens: live SSH (spec: Watch live). */
+export function canWatch(row: SessionRow): boolean {
+  return isLive(row) && sessionType(row) === 'ssh';
+}
+
+/** True when there is something to play: an SSH session's terminal, or an RDP session's video. */
+export function canReplay(row: SessionRow): boolean {
+  return row.has_video || row.type === 'ssh';
+}
+
+/**
+ * The list's columns. Fields carry the server's sort names (started_on, ended_on, hostname, user,
+ * type), so the grid's sort model is what the server is asked for; status, duration and tunnel do not sort.
+ */
+export function useSessionColumns(
+  onAction: (action: SessionAction, row: SessionRow) => void,
+): GridColDef<SessionRow>[] {
+  const { t } = useTranslation();
+  return useMemo<GridColDef<SessionRow>[]>(
+    () => [
+      {
+        field: 'status',
+        headerName: t('sessions.columns.status'),
+        sortable: false,
+        width: 120,
+        renderCell: ({ row }) => <StatusChip live={isLive(row)} />,
+      },
+      {
+        field: 'type',
+        headerName: t('sessions.columns.type'),
+        width: 100,
+        renderCell: ({ row }) => <TypeLabel kind={sessionType(row)} />,
+      },
+      {
+        field: 'hostname',
+        headerName: t('sessions.columns.hostname'),
+        flex: 1,
+        minWidth: 150,
+        valueGetter: (_value, row) => row.host.hostname,
+        renderCell: ({ row }) => <LtrText text={row.host.hostname} />,
+      },
+      {
+        field: 'user',
+        headerName: t('sessions.columns.user'),
+        flex: 1.3,
+        minWidth: 190,
+        valueGetter: (_value, row) => row.user.email,
+        renderCell: ({ row }) => <LtrText text={row.user.email} />,
+      },
+      {
+        field: 'started_on',
+        headerName: t('sessions.columns.start'),
+        width: 170,
+        valueFormatter: (value: string) => formatDateTime(value),
+      },
+      {
+        field: 'ended_on',
+        headerName: t('sessions.columns.end'),
+        width: 170,
+        valueFormatter: (value: string | null) => formatDateTime(value),
+      },
+      {
+        field: 'duration',
+        headerName: t('sessions.columns.duration'),
+        sortable: false,
+        width: 190,
+        renderCell: ({ row }) => <DurationText row={row} />,
+      },
+      {
+        field: 'tunnel',
+        headerName: t('sessions.columns.tunnel'),
+        sortable: false,
+        flex: 0.8,
+        minWidth: 130,
+        valueFormatter: (value: string | null) => value ?? '-',
+      },
+      {
+        field: 'actions',
+        type: 'actions',
+        headerName: t('sessions.columns.actions'),
+        width: 130,
+        getActions: ({ row }) => {
+          const who = { user: row.user.email, hostname: row.host.hostname };
+          const item = (action: SessionAction, label: string, icon: ReactElement) => (
+            <GridActionsCellItem
+              key={action}
+              icon={icon}
+              label={label}
+              title={label}
+              onClick={() => onAction(action, row)}
+            />
+          );
+          return [
+            ...(canWatch(row) ? [item('watch', t('sessions.actions.watchRow', who), <VisibilityOutlined />)] : []),
+            ...(canReplay(row) ? [item('replay', t('sessions.actions.replayRow', who), <PlayArrowOutlined />)] : []),
+            item('details', t('sessions.actions.detailsRow', who), <InfoOutlined />),
+          ];
+        },
+      },
+    ],
+    [t, onAction],
+  );
+}

@@ -1,0 +1,86 @@
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDateTime } from '../../../lib/dates';
+import type { SessionDetail } from '../api/session-detail';
+import type { SessionRow } from '../derive';
+import { formatBytes, isLive, sessionType } from '../derive';
+import { DurationText, StatusChip, TypeLabel } from './session-cells';
+
+const END_REASONS = ['client-closed', 'closed', 'terminated', 'host-disconnected', 'server-stopped', 'recovered'];
+
+function Fact({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <Typography component="dt" variant="body2" sx={{ color: 'text.secondary' }}>
+        {label}
+      </Typography>
+      <Typography component="dd" variant="body2" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
+        {children}
+      </Typography>
+    </>
+  );
+}
+
+/** What is known of a session, as a definition list: the row's fields first, the detail's once loaded. */
+export function SessionFacts({ row, detail }: { row: SessionRow; detail: SessionDetail | undefined }) {
+  const { t, i18n } = useTranslation();
+  const reason = row.end_reason;
+  return (
+    <Box
+      component="dl"
+      sx={{ display: 'grid', gridTemplateColumns: 'minmax(110px, auto) 1fr', columnGap: 2, rowGap: 1.25, m: 0 }}
+    >
+      <Fact label={t('sessions.columns.status')}>
+        <StatusChip live={isLive(row)} />
+      </Fact>
+      <Fact label={t('sessions.columns.type')}>
+        <TypeLabel kind={sessionType(row)} />
+      </Fact>
+      <Fact label={t('sessions.columns.hostname')}>
+        <span dir="ltr">{row.host.hostname}</span>
+      </Fact>
+      <Fact label={t('sessions.columns.user')}>
+        <span dir="ltr">{row.user.email}</span>
+      </Fact>
+      <Fact label={t('sessions.columns.tunnel')}>{row.tunnel ?? '-'}</Fact>
+      <Fact label={t('sessions.columns.start')}>{formatDateTime(row.started_on)}</Fact>
+      <Fact label={t('sessions.columns.end')}>{formatDateTime(row.ended_on)}</Fact>
+      <Fact label={t('sessions.columns.duration')}>
+        <DurationText row={row} />
+      </Fact>
+      {reason ? (
+        <Fact label={t('sessions.detail.endReason')}>
+          {END_REASONS.includes(reason) ? t(`sessions.endReason.${reason}`) : reason}
+        </Fact>
+      ) : null}
+      {row.terminated_by ? (
+        <Fact label={t('sessions.detail.terminatedBy')}>
+          <span dir="ltr">{row.terminated_by}</span>
+        </Fact>
+      ) : null}
+      {detail ? (
+        <>
+          {detail.width && detail.height ? (
+            <Fact label={t('sessions.detail.terminalSize')}>
+              {t('sessions.detail.terminalSizeValue', { columns: detail.width, rows: detail.height })}
+            </Fact>
+          ) : null}
+          <Fact label={t('sessions.detail.recordingSize')}>{formatBytes(detail.bytes, i18n.language)}</Fact>
+          {detail.video_bytes > 0 ? (
+            <Fact label={t('sessions.detail.videoSize')}>{formatBytes(detail.video_bytes, i18n.language)}</Fact>
+          ) : null}
+          <Fact label={t('sessions.detail.signed')}>
+            {detail.manifest_signed ? t('sessions.detail.signedYes') : t('sessions.detail.signedNo')}
+          </Fact>
+        </>
+      ) : null}
+      <Fact label={t('sessions.detail.id')}>
+        <Box component="span" dir="ltr" sx={{ fontFamily: 'monospace', fontSize: '0.8rem' }}>
+          {row.id}
+        </Box>
+      </Fact>
+    </Box>
+  );
+}

@@ -1,0 +1,67 @@
+import { useCallback, useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+import type { LiveFilter, SessionFilters, SessionSort } from '../api/list-sessions';
+import { DEFAULT_FILTERS } from '../api/list-sessions';
+import type { SessionKind } from '../derive';
+import { parseTimeFilter } from '../time-filter';
+
+const KINDS: readonly SessionKind[] = ['ssh', 'rdp', 'generic', 'agent'];
+const LIVE: readonly LiveFilter[] = ['any', 'live', 'finished'];
+const SORTS: readonly SessionSort[] = ['started_on', 'ended_on', 'hostname', 'user', 'type'];
+
+/** The list's order: a sort column and its direction. */
+export interface SessionOrder {
+  sort: SessionSort;
+  order: 'asc' | 'desc';
+}
+
+/** Reads the filters and order from the URL's query; unknown values fall back to the defaults. */
+export function readFilters(params: URLSearchParams): SessionFilters & SessionOrder {
+  const type = params.get('type');
+  const live = params.get('live');
+  const sort = params.get('sort');
+  return {
+    time: parseTimeFilter(params.get('time')),
+    type: KINDS.find((kind) => kind === type) ?? 'any',
+    live: LIVE.find((value) => value === live) ?? 'any',
+    tunnel: params.get('tunnel') || 'all',
+    q: params.get('q') ?? '',
+    sort: SORTS.find((value) => value === sort) ?? 'started_on',
+    order: params.get('order') === 'asc' ? 'asc' : 'desc',
+  };
+}
+
+const DEFAULTS: SessionFilters & SessionOrder = { ...DEFAULT_FILTERS, sort: 'started_on', order: 'desc' };
+
+/**
+ * The filters live in the URL (#/recordings?time=PastWeek&live=live), so a filtered list can be
+ * shared, bookmarked and left with Back. Defaults are left out of the URL.
+ */
+export function useSessionFilters() {
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo(() => readFilters(params), [params]);
+  const change = useCallback(
+    (patch: Partial<SessionFilters & SessionOrder>) => {
+      setParams(
+        (current) => {
+          const next = new URLSearchParams(current);
+          for (const [key, value] of Object.entries(patch) as [keyof typeof DEFAULTS, string][]) {
+            if (value === DEFAULTS[key] || value === '') next.delete(key);
+            else next.set(key, value);
+          }
+          return next;
+        },
+        { replace: true },
+      );
+    },
+    [setParams],
+  );
+  const clear = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
+  const filtered =
+    filters.time !== DEFAULTS.time ||
+    filters.type !== DEFAULTS.type ||
+    filters.live !== DEFAULTS.live ||
+    filters.tunnel !== DEFAULTS.tunnel ||
+    filters.q !== '';
+  return { filters, change, clear, filtered };
+}
