@@ -77,7 +77,7 @@ function engineFor(cast: ReturnType<typeof makeCast>, windowBytes = 64 * 1024) {
   let now = 0;
   const { api, served } = source(cast);
   const sink = terminal();
-  const engine = new ReplayEngine(api, sink, { now: () => now, windowBytes, autoTick: false });
+  const engine = new ReplayEngine(api, { now: () => now, windowBytes, autoTick: false });
   const run = async (wallMs: number, stepMs = 50) => {
     for (let spent = 0; spent < wallMs; spent += stepMs) {
       now += stepMs;
@@ -93,7 +93,7 @@ describe('replay engine', () => {
     const cast = makeCast(24, 2);
     expect(cast.bytes.length).toBeGreaterThan(1_000_000);
     const { engine, sink, served } = engineFor(cast);
-    await engine.load();
+    await engine.start(sink);
     expect(engine.getState()).toMatchObject({ status: 'ready', duration: 86_400, position: 0 });
     expect(sink.size).toBe('80x24');
     expect(sink.text).toBe('tick 0 ä\r\n');
@@ -105,7 +105,7 @@ describe('replay engine', () => {
   it('plays in order at the chosen speed and skips idle time', async () => {
     const cast = makeCast(0.05, 15); // 180 s, an event every 15 s
     const { engine, sink, run } = engineFor(cast);
-    await engine.load();
+    await engine.start(sink);
     engine.setSkipIdle(false);
     engine.setSpeed(8);
     engine.play();
@@ -125,7 +125,7 @@ describe('replay engine', () => {
   it('seeks anywhere in 24 hours with one range of context and a window after it', async () => {
     const cast = makeCast(24, 1);
     const { engine, sink, served } = engineFor(cast);
-    await engine.load();
+    await engine.start(sink);
     await settle();
     const before = served.requests.length;
     await engine.seek(20 * 3600 + 0.5);
@@ -143,7 +143,7 @@ describe('replay engine', () => {
   it('jumps to a search hit and shows it', async () => {
     const cast = makeCast(1, 1);
     const { engine, sink } = engineFor(cast);
-    await engine.load();
+    await engine.start(sink);
     await engine.jumpTo(1234, cast.offsets[1234] ?? 0);
     expect(sink.text.endsWith('tick 1233 ä\r\ntick 1234 ä\r\n')).toBe(true);
     expect(engine.getState().position).toBe(1234);
@@ -152,7 +152,7 @@ describe('replay engine', () => {
   it('keeps only the last of two quick seeks', async () => {
     const cast = makeCast(2, 1);
     const { engine, sink } = engineFor(cast);
-    await engine.load();
+    await engine.start(sink);
     const first = engine.seek(7000);
     const second = engine.seek(200);
     await Promise.all([first, second]);
@@ -165,7 +165,7 @@ describe('replay engine', () => {
   it('plays on across window boundaries without losing or repeating an event', async () => {
     const cast = makeCast(0.5, 0.25); // 7,200 events, many windows of 4 KiB
     const { engine, sink, run } = engineFor(cast, 4 * 1024);
-    await engine.load();
+    await engine.start(sink);
     await engine.seek(600);
     engine.setSpeed(8);
     engine.play();

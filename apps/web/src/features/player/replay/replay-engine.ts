@@ -48,25 +48,29 @@ const LOW_WATER_EVENTS = 2000;
 const TICK_MS = 50;
 const LIVE_POLL_MS = 2000;
 
+/** The state before anything has loaded. */
+export const INITIAL_REPLAY_STATE: ReplayState = {
+  status: 'loading',
+  playing: false,
+  ended: false,
+  buffering: true,
+  position: 0,
+  duration: 0,
+  speed: 1,
+  skipIdle: true,
+  error: null,
+  header: null,
+};
+
 /**
  * Plays an asciicast from byte ranges: the header and the first window first, the rest as playback
  * nears it. A seek asks the server for the byte offset of a time, fetches context before it and a
  * window after it in one range, rebuilds the screen from the context, and plays on from there.
- * A plain class; the hook `useReplay` subscribes and disposes.
+ * A plain class; the hook `useReplay` starts it on a terminal and stops it.
  */
 export class ReplayEngine {
-  private state: ReplayState = {
-    status: 'loading',
-    playing: false,
-    ended: false,
-    buffering: true,
-    position: 0,
-    duration: 0,
-    speed: 1,
-    skipIdle: true,
-    error: null,
-    header: null,
-  };
+  private state: ReplayState = INITIAL_REPLAY_STATE;
+  private sink: TerminalSink = { reset: () => undefined, resize: () => undefined, write: () => undefined };
   private readonly listeners = new Set<() => void>();
   private readonly reader: CastReader;
   private queue: PlacedEvent[] = [];
@@ -77,11 +81,10 @@ export class ReplayEngine {
   private lastTick = 0;
   private lastPoll = 0;
   private polling = false;
-  private disposed = false;
+  private stopped = true;
 
   constructor(
     private readonly source: ReplaySource,
-    private readonly sink: TerminalSink,
     private readonly options: { live?: boolean; now?: () => number; windowBytes?: number; autoTick?: boolean } = {},
   ) {
     this.reader = new CastReader(source.fetchRange, options.windowBytes ?? WINDOW_BYTES);
@@ -96,8 +99,16 @@ export class ReplayEngine {
     return () => this.listeners.delete(listener);
   };
 
-  /** Fetches the header and the first window, and draws the first frame. */
-  async load(): Promise<void> {
+  /** Draws on this terminal from the start: fetches the header and the first window, shows the first frame. */
+  start(sink: TerminalSink): Promise<void> {
+    this.sink = sink;
+    this.stopped = false;
+    this.queue = [];
+    this.set({ ...INITIAL_REPLAY_STATE, speed: this.state.speed, skipIdle: this.state.skipIdle });
+    return this.load();
+  }
+
+  private async load(): Promise<void> {
     const generation = ++this.generation;
     try {
       const window = this.options.windowBytes ?? WINDOW_BYTES;
@@ -203,12 +214,12 @@ export class ReplayEngine {
     this.fill();
   }
 
-  /** Stops the timer and drops reads in flight. */
-  dispose(): void {
-    this.disposed = true;
+  /** Stops playing, drops reads in flight and lets go of the terminal (start may follow again). */
+  stop(): void {
+    this.stopped = true;
     this.generation += 1;
     this.stopTimer();
-    this.listeners.clear();
+    if (this.state.playing) this.set({ playing: false });
   }
 
   private async seekToOffset(t: number, offset: number, generation: number, showEvent: boolean): Promise<void> {
@@ -298,7 +309,7 @@ export class ReplayEngine {
   }
 
   private stale(generation: number): boolean {
-    return this.disposed || generation !== this.generation;
+    return this.stopped || generation !== this.generation;
   }
 
   private fail(error: unknown): void {

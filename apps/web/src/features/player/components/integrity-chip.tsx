@@ -1,0 +1,37 @@
+import Chip from '@mui/material/Chip';
+import Tooltip from '@mui/material/Tooltip';
+import { useTranslation } from 'react-i18next';
+import { useIntegrity } from '../api/integrity';
+
+const COLORS = {
+  intact: 'success',
+  tampered: 'error',
+  missing: 'error',
+  unsigned: 'warning',
+  live: 'info',
+} as const;
+
+/** The recording's integrity against its hash chain and signed manifest, with the server's reason. */
+export function IntegrityChip({ recordingId }: { recordingId: string }) {
+  const { t } = useTranslation();
+  const integrity = useIntegrity(recordingId);
+  if (integrity.isPending) return <Chip size="small" variant="outlined" label={t('player.integrity.checking')} />;
+  if (integrity.isError)
+    return (
+      <Tooltip title={integrity.error.message}>
+        <Chip size="small" variant="outlined" color="warning" label={t('player.integrity.failed')} />
+      </Tooltip>
+    );
+  const { status, message } = integrity.data;
+  return (
+    <Tooltip title={message}>
+      <Chip
+        size="small"
+        color={COLORS[status]}
+        data-testid="integrity"
+        data-status={status}
+        label={`${t('player.integrity.label')}: ${t(`player.integrity.${status}`)}`}
+      />
+    </Tooltip>
+  );
+}

@@ -1,0 +1,58 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { useRecordingDetail } from '../api/recording-detail';
+import { useLiveWatch } from '../live/use-live-watch';
+import { useTerminalHost } from '../terminal/use-terminal-host';
+import { TerminalFrame } from './terminal-frame';
+
+const DEFAULT_SIZE = { cols: 80, rows: 24 };
+
+/** Watches a live SSH session as it happens: the catch-up first, then every chunk as it is recorded. */
+export function LiveView({ recordingId }: { recordingId: string }) {
+  const detail = useRecordingDetail(recordingId);
+  const size = detail.data?.width && detail.data.height ? { cols: detail.data.width, rows: detail.data.height } : null;
+  // The terminal waits for the session's size: output drawn at another width would wrap wrongly.
+  if (!size && detail.isPending) return null;
+  return <LiveTerminal recordingId={recordingId} size={size ?? DEFAULT_SIZE} />;
+}
+
+function LiveTerminal({ recordingId, size }: { recordingId: string; size: { cols: number; rows: number } }) {
+  const { t } = useTranslation();
+  const [frameRef, host] = useTerminalHost(size.cols, size.rows);
+  const state = useLiveWatch(recordingId, host, size);
+  const chip =
+    state.status === 'live' ? (
+      <Chip
+        size="small"
+        color="error"
+        label={t('player.live.live')}
+        icon={<Box component="span" sx={{ width: 8, height: 8, borderRadius: '50%', bgcolor: 'currentColor' }} />}
+      />
+    ) : state.status === 'ended' ? (
+      <Chip size="small" label={t('player.live.ended')} />
+    ) : state.status === 'connecting' ? (
+      <Chip size="small" variant="outlined" label={t('player.live.connecting')} />
+    ) : null;
+  return (
+    <Stack spacing={1}>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minHeight: 32 }}>
+        <Box data-testid="live-status" data-status={state.status} role="status">
+          {chip}
+        </Box>
+        {state.resyncs > 0 ? (
+          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+            {t('player.live.resynced', { count: state.resyncs })}
+          </Typography>
+        ) : null}
+      </Stack>
+      {state.status === 'error' ? (
+        <Alert severity="error">{t('player.live.error', { message: state.error ?? '' })}</Alert>
+      ) : null}
+      <TerminalFrame frameRef={frameRef} label={t('player.live.terminal')} testId="live-terminal" />
+    </Stack>
+  );
+}

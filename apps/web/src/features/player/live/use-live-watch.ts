@@ -1,0 +1,28 @@
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { ConsoleSocket } from '../../../lib/console-socket';
+import { useSession } from '../../../lib/use-session';
+import type { TerminalSink } from '../replay/replay-engine';
+import { type LiveState, LiveWatch } from './live-watch';
+
+/**
+ * Watches a live session on its own console socket while the component is shown and the terminal
+ * exists; leaving detaches, stops listening and closes the socket.
+ */
+export function useLiveWatch(
+  recordingId: string,
+  sink: TerminalSink | null,
+  size: { cols: number; rows: number },
+): LiveState {
+  const { token } = useSession();
+  const { cols, rows } = size;
+  const watch = useMemo(
+    () => new LiveWatch(() => new ConsoleSocket(token ?? ''), recordingId, { cols, rows }),
+    [token, recordingId, cols, rows],
+  );
+  useEffect(() => {
+    if (!token || !sink) return;
+    watch.start(sink);
+    return () => watch.stop();
+  }, [watch, token, sink]);
+  return useSyncExternalStore(watch.subscribe, watch.getState);
+}

@@ -1,0 +1,74 @@
+import { FitAddon } from '@xterm/addon-fit';
+import { Terminal } from '@xterm/xterm';
+import '@xterm/xterm/css/xterm.css';
+import type { TerminalSink } from '../replay/replay-engine';
+
+const BASE_FONT = 14;
+const MIN_FONT = 6;
+const MAX_FONT = 16;
+
+/**
+ * A read-only xterm.js terminal at the recorded session's size. The session's columns must stay
+ * as recorded (full-screen programs drew for them), so instead of changing the columns to fit the
+ * page, the font shrinks or grows until they fit its width.
+ */
+export class TerminalHost implements TerminalSink {
+  /** The xterm.js terminal. */
+  readonly terminal: Terminal;
+  private readonly fit = new FitAddon();
+  private observer: ResizeObserver | null = null;
+
+  constructor(cols: number, rows: number) {
+    this.terminal = new Terminal({
+      cols,
+      rows,
+      disableStdin: true,
+      cursorBlink: false,
+      scrollback: 5000,
+      fontSize: BASE_FONT,
+      fontFamily: '"DejaVu Sans Mono", Menlo, Consolas, "Liberation Mono", monospace',
+      theme: { background: '#101014', foreground: '#e4e4e7' },
+    });
+    this.terminal.loadAddon(this.fit);
+  }
+
+  /** Shows the terminal in the element and keeps its font fitted to the element's width. */
+  open(element: HTMLElement): void {
+    this.terminal.open(element);
+    this.fitFont();
+    this.observer = new ResizeObserver(() => this.fitFont());
+    this.observer.observe(element);
+  }
+
+  /** Writes output (escape sequences included). */
+  write(data: string): void {
+    this.terminal.write(data);
+  }
+
+  /** Clears the screen, the scrollback and every mode, as a fresh terminal. */
+  reset(): void {
+    this.terminal.reset();
+  }
+
+  /** Takes the session's new size. */
+  resize(cols: number, rows: number): void {
+    if (cols === this.terminal.cols && rows === this.terminal.rows) return;
+    this.terminal.resize(cols, rows);
+    this.fitFont();
+  }
+
+  /** Frees the terminal and its observer. */
+  dispose(): void {
+    this.observer?.disconnect();
+    this.terminal.dispose();
+  }
+
+  private fitFont(): void {
+    const proposed = this.fit.proposeDimensions();
+    if (!proposed || proposed.cols <= 0) return;
+    const current = this.terminal.options.fontSize ?? BASE_FONT;
+    const wanted = Math.floor(((current * proposed.cols) / this.terminal.cols) * 2) / 2;
+    const next = Math.min(MAX_FONT, Math.max(MIN_FONT, wanted));
+    if (Math.abs(next - current) >= 0.5) this.terminal.options.fontSize = next;
+  }
+}
