@@ -37,6 +37,7 @@ import { AgentHub } from './realtime/agent-hub.js';
 import { GatewayKeys } from './gateway/gateway-keys.js';
 import { RecordingsRepository } from './recordings/recordings.repository.js';
 import { RecordingsService } from './recordings/recordings.service.js';
+import { DashboardService } from './modules/recordings/dashboard.service.js';
 import { SessionsService } from './modules/recordings/sessions.service.js';
 
 /** The repositories and services of one server, wired over one database. */
@@ -85,6 +86,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     options.log,
   );
   const mediaTickets = new MediaTickets(options.secretKey);
+  const sessions = new SessionsService(recordingsRepository, recordings, groups, tunnels);
   const gatekeeper: Gatekeeper = {
     auth,
     async agent(request) {
@@ -147,6 +149,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     sshKeys: new SshKeysService(sshKeys),
     agents: new AgentsService(agents, apiKeys, guard, hub, options.loginRatePerMinute),
     tunnels: new TunnelsService(tunnels, agents, groups, usersAdmin, box),
-    sessions: new SessionsService(recordingsRepository, recordings, groups, tunnels),
+    sessions,
+    dashboard: new DashboardService(db, recordingsRepository, agents, sessions),
   };
 }

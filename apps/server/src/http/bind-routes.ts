@@ -103,7 +103,6 @@ async function authorize(route: RouteContract, request: FastifyRequest, token: s
   const ticketed = route.access.kind === 'permissions' && route.access.ticket;
   if (!token && !ticketed) throw new HttpError(401, 'Sign in first: this call needs an Authentication-Token header.');
   if (!token && !principal) throw new HttpError(401, 'Sign in first: send an Authentication-Token header or a ticket.');
-  if (!token) throw new HttpError(401, 'Sign in first: this call needs an Authentication-Token header.');
   if (!principal) throw new HttpError(401, 'Your session has expired or its token is not valid. Sign in again.');
   if (route.access.kind === 'admin-role' && !holdsAdminRole(principal)) {
     throw new HttpError(403, 'Only holders of the admin role may do this.');
@@ -134,7 +133,7 @@ export function bindRoutes(app: FastifyInstance, handlers: Handlers, gate: Gatek
         const body = route.raw ? (request.body as never) : parsePart<never>(route.body, request.body ?? {}, 'Body');
         const result = await handler({ params, query, body, principal: principal as Principal, token, request, reply });
         // A handler that sent its own reply (a file, with ranges) answers the reply itself.
-        if ((result as unknown) === reply) return reply;
+        if (result === reply) return reply;
         return reply.status(route.status ?? 200).send(result);
       },
     });

@@ -1,9 +1,40 @@
-import { and, desc, eq, gte, isNull, lt, lte, sql } from 'drizzle-orm';
+import { type SQL, and, asc, eq, gte, ilike, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { recordings } from '../db/schema.js';
 
 /** A recording row. */
 export type RecordingRow = typeof recordings.$inferSelect;
+
+/** Sorts of the session list and the column (besides started_on) each orders by. */
+const SORT_KEYS = {
+  started_on: undefined,
+  ended_on: sql`coalesce(${recordings.endedOn}, 'infinity'::timestamptz)`,
+  hostname: sql`${recordings.hostname}`,
+  user: sql`${recordings.userEmail}`,
+  type: sql`${recordings.type}`,
+} as const;
+export type RecordingSort = keyof typeof SORT_KEYS;
+
+/** What the session list filters by; agentIds limits it to hosts the caller may reach. */
+export interface RecordingFilter {
+  start: Date;
+  end: Date;
+  agentIds?: string[];
+  type?: string;
+  live?: boolean;
+  host?: string;
+  user?: string;
+  tunnel?: string;
+  text?: string;
+  minDurationSeconds?: number;
+}
+
+/** Where a page ended: the last row's sort value, start and id. */
+export interface KeysetPosition {
+  value: string | null;
+  startedOn: string;
+  id: string;
+}
 
 /** Queries on recordings (metadata only: bytes live in files). */
 export class RecordingsRepository {
@@ -59,14 +90,128 @@ export class RecordingsRepository {
       );
   }
 
-  /** Recordings started in a window, newest first. */
-  async list(start: Date, end: Date, limit: number): Promise<RecordingRow[]> {
-    return this.db
-      .select()
+  /**
+   * One page of the session list: filters, a sort, and keyset paging over (sort value,
+   * started_on, id) so every page costs the same at any depth.
+   */
+  async page(
+    filter: RecordingFilter,
+    sort: RecordingSort,
+    order: 'asc' | 'desc',
+    limit: number,
+    after?: KeysetPosition,
+  ) {
+    const where = this.conditions(filter);
+    const key = SORT_KEYS[sort];
+    const dir = order === 'asc' ? sql`ASC` : sql`DESC`;
+    if (after) {
+      const tuple = key
+        ? sql`(${key}, ${recordings.startedOn}, ${recordings.id})`
+        : sql`(${recordings.startedOn}, ${recordings.id})`;
+      const values = key
+        ? sql`(${after.value}, ${after.startedOn}::timestamptz, ${after.id}::uuid)`
+        : sql`(${after.startedOn}::timestamptz, ${after.id}::uuid)`;
+      where.push(order === 'asc' ? sql`${tuple} > ${values}` : sql`${tuple} < ${values}`);
+    }
+    const orderBy = key
+      ? sql`${key} ${dir}, ${recordings.startedOn} ${dir}, ${recordings.id} ${dir}`
+      : sql`${recordings.startedOn} ${dir}, ${recordings.id} ${dir}`;
+    const rows = await this.db
+      .select({ row: recordings, sortValue: key ? sql<unknown>`${key}` : sql<null>`null` })
       .from(recordings)
-      .where(and(gte(recordings.startedOn, start), lte(recordings.startedOn, end)))
-      .orderBy(desc(recordings.startedOn), desc(recordings.id))
-      .limit(limit);
+      .where(and(...where))
+      .orderBy(orderBy)
+      .limit(limit + 1);
+    return { rows: rows.slice(0, limit), more: rows.length > limit };
+  }
+
+  /** How many recordings match a filter. */
+  async count(filter: RecordingFilter): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(recordings)
+      .where(and(...this.conditions(filter)));
+    return row?.n ?? 0;
+  }
+
+  private conditions(f: RecordingFilter): SQL[] {
+    const out: SQL[] = [gte(recordings.startedOn, f.start), lte(recordings.startedOn, f.end)];
+    if (f.agentIds) out.push(f.agentIds.length ? inArray(recordings.agentId, f.agentIds) : sql`false`);
+    if (f.type) out.push(eq(recordings.type, f.type));
+    if (f.live === true) out.push(isNull(recordings.endedOn));
+    if (f.live === false) out.push(isNotNull(recordings.endedOn));
+    if (f.host) out.push(eq(recordings.agentId, f.host));
+    if (f.user) out.push(eq(recordings.userEmail, f.user));
+    if (f.tunnel) out.push(eq(recordings.definitionName, f.tunnel));
+    if (f.minDurationSeconds) {
+      const d = f.minDurationSeconds;
+      // Live sessions qualify by their start alone, which the started_on index answers.
+      out.push(
+        f.live === true
+          ? lte(recordings.startedOn, sql`now() - make_interval(secs => ${d})`)
+          : sql`coalesce(${recordings.endedOn}, now()) - ${recordings.startedOn} >= make_interval(secs => ${d})`,
+      );
+    }
+    if (f.text) {
+      const like = `%${f.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const text = or(
+        ilike(recordings.hostname, like),
+        ilike(recordings.userEmail, like),
+        ilike(recordings.definitionName, like),
+      );
+      if (text) out.push(text);
+    }
+    return out;
+  }
+
+  /** Sessions started per 15 minutes since `from` (for charts in any time zone). */
+  async startsPerQuarterHour(from: Date, agentIds?: string[]): Promise<{ at: Date; n: number }[]> {
+    const rows = await this.db
+      .select({
+        at: sql<string>`date_bin('15 minutes', ${recordings.startedOn}, timestamptz '2000-01-01 00:00:00+00')`,
+        n: sql<number>`count(*)::int`,
+      })
+      .from(recordings)
+      .where(and(gte(recordings.startedOn, from), agentIds ? inArray(recordings.agentId, agentIds) : undefined))
+      .groupBy(sql`1`);
+    return rows.map((r) => ({ at: new Date(r.at), n: r.n }));
+  }
+
+  /** Sessions that ran (or run) for at least a day, by start; and how many of them are live now. */
+  async longRunning(agentIds?: string[]): Promise<{ starts: Date[]; liveNow: number }> {
+    const visible = agentIds ? inArray(recordings.agentId, agentIds) : undefined;
+    const rows = await this.db
+      .select({ startedOn: recordings.startedOn, live: sql<boolean>`${recordings.endedOn} IS NULL` })
+      .from(recordings)
+      .where(
+        and(
+          visible,
+          lte(recordings.startedOn, sql`now() - interval '24 hours'`),
+          sql`coalesce(${recordings.endedOn}, now()) - ${recordings.startedOn} >= interval '24 hours'`,
+        ),
+      )
+      .limit(100_000);
+    return { starts: rows.map((r) => r.startedOn), liveNow: rows.filter((r) => r.live).length };
+  }
+
+  /** The first session's start, if any. */
+  async firstStart(agentIds?: string[]): Promise<Date | undefined> {
+    const [row] = await this.db
+      .select({ at: recordings.startedOn })
+      .from(recordings)
+      .where(agentIds ? inArray(recordings.agentId, agentIds) : undefined)
+      .orderBy(asc(recordings.startedOn), asc(recordings.id))
+      .limit(1);
+    return row?.at;
+  }
+
+  /** Live sessions (optionally of some hosts). */
+  async liveCount(agentIds?: string[]): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(recordings)
+      .where(and(isNull(recordings.endedOn), agentIds ? inArray(recordings.agentId, agentIds) : undefined));
+    return row?.n ?? 0;
   }
 
   /** How many recordings exist and how many are live. */

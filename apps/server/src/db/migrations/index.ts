@@ -2,6 +2,8 @@ import { sql as init } from './0001-init.js';
 import { sql as identity } from './0002-identity.js';
 import { sql as agentsTunnels } from './0003-agents-tunnels.js';
 import { sql as recordings } from './0004-recordings.js';
+import { sql as recordingsList } from './0005-recordings-list.js';
+import { sql as recordingVideo } from './0006-recording-video.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -9,4 +11,6 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0002-identity', sql: identity },
   { id: '0003-agents-tunnels', sql: agentsTunnels },
   { id: '0004-recordings', sql: recordings },
+  { id: '0005-recordings-list', sql: recordingsList },
+  { id: '0006-recording-video', sql: recordingVideo },
 ];

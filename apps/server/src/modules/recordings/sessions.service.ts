@@ -1,8 +1,18 @@
 import fs from 'node:fs/promises';
-import type { CastEvent, Recording } from '@gatehouse/contracts';
+import type { CastEvent, QueryOf, Recording, RecordingDetail, RecordingIntegrity, Routes } from '@gatehouse/contracts';
 import type { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
-import type { RecordingRow, RecordingsRepository } from '../../recordings/recordings.repository.js';
+import { CastFile, completeSize, searchCast } from '../../recordings/cast-file.js';
+import type { SignedManifest } from '../../recordings/chain.js';
+import type {
+  KeysetPosition,
+  RecordingFilter,
+  RecordingRow,
+  RecordingSort,
+  RecordingsRepository,
+} from '../../recordings/recordings.repository.js';
+import { verifyRecording } from '../../recordings/verify.js';
+
 import type { RecordingsService } from '../../recordings/recordings.service.js';
 import { type Principal, holdsAdminRole } from '../auth/principal.js';
 import type { GroupsRepository } from '../groups/groups.repository.js';
@@ -23,6 +33,52 @@ function toRecording(row: RecordingRow): z.infer<typeof Recording> {
   };
 }
 
+type ListQuery = QueryOf<Routes['listRecordings']>;
+
+function parseDate(text: string | undefined, name: string): Date | undefined {
+  if (!text) return undefined;
+  // The spec's times may lack a zone: they are UTC.
+  const withZone = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text}Z` : text;
+  const date = new Date(withZone);
+  if (Number.isNaN(date.getTime()))
+    throw new HttpError(400, `${name} must be a date, such as 2024-05-01 or 2024-05-01T12:00:00Z`);
+  return date;
+}
+
+/** A cursor: where the page ended, bound to the sort it was made for. */
+function encodeCursor(row: RecordingRow, sortValue: unknown, sort: RecordingSort, order: string): string {
+  // A live session's end sorts as 'infinity', which drivers answer as an invalid date or Infinity.
+  const infinite =
+    (sortValue instanceof Date && Number.isNaN(sortValue.getTime())) ||
+    (typeof sortValue === 'number' && !Number.isFinite(sortValue));
+  const value = infinite
+    ? 'infinity'
+    : sortValue instanceof Date
+      ? sortValue.toISOString()
+      : typeof sortValue === 'string' || typeof sortValue === 'number'
+        ? String(sortValue)
+        : null;
+  return Buffer.from(JSON.stringify([sort, order, value, row.startedOn.toISOString(), row.id])).toString('base64url');
+}
+
+function decodeCursor(cursor: string, sort: RecordingSort, order: string): KeysetPosition {
+  const bad = () => new HttpError(400, 'cursor is not one this list gave out; start again without it.');
+  let parts: unknown;
+  try {
+    parts = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parts) || parts.length !== 5) throw bad();
+  const [s, o, value, startedOn, id] = parts as unknown[];
+  if (s !== sort || o !== order)
+    throw new HttpError(400, 'cursor belongs to another sort order; start again without it.');
+  if ((value !== null && typeof value !== 'string') || typeof startedOn !== 'string' || typeof id !== 'string')
+    throw bad();
+  if (Number.isNaN(new Date(startedOn).getTime()) || !/^[0-9a-f-]{36}$/i.test(id)) throw bad();
+  return { value, startedOn, id };
+}
+
 /** Sessions as the console sees them: listing, watching (with the object check) and terminating. */
 export class SessionsService {
   constructor(
@@ -32,27 +88,128 @@ export class SessionsService {
     private readonly tunnels: TunnelsRepository,
   ) {}
 
-  /** Recordings started in the window (the spec's defaults: 2020-01-01 to now). */
-  async list(startText: string | undefined, endText: string | undefined, limit: number) {
-    const start = new Date(startText ?? '2020-01-01T00:00:00Z');
-    const end = endText ? new Date(endText) : new Date();
-    if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime())) {
-      throw new HttpError(400, 'start and end must be dates, such as 2024-05-01 or 2024-05-01T12:00:00Z');
-    }
-    return { recordings: (await this.rows.list(start, end, limit)).map(toRecording) };
+  /**
+   * One page of the recordings the caller may see, started in the window (the spec's defaults:
+   * 2020-01-01 to now), filtered and sorted on the server, with the cursor of the next page.
+   */
+  async list(principal: Principal, query: ListQuery) {
+    const start = parseDate(query.start, 'start') ?? new Date('2020-01-01T00:00:00Z');
+    const end = parseDate(query.end, 'end') ?? new Date();
+    const filter: RecordingFilter = {
+      start,
+      end,
+      agentIds: await this.reachableAgents(principal),
+      type: query.type,
+      live: query.live,
+      host: query.host,
+      user: query.user?.trim().toLowerCase() || undefined,
+      tunnel: query.tunnel && query.tunnel !== 'all' ? query.tunnel : undefined,
+      text: query.q?.trim() || undefined,
+      minDurationSeconds: query.min_duration,
+    };
+    const after = query.cursor ? decodeCursor(query.cursor, query.sort, query.order) : undefined;
+    const [page, total] = await Promise.all([
+      this.rows.page(filter, query.sort, query.order, query.limit, after),
+      query.with_total ? this.rows.count(filter) : Promise.resolve(undefined),
+    ]);
+    const last = page.rows.at(-1);
+    return {
+      recordings: page.rows.map((r) => toRecording(r.row)),
+      next_cursor: page.more && last ? encodeCursor(last.row, last.sortValue, query.sort, query.order) : null,
+      ...(total === undefined ? {} : { total }),
+    };
   }
 
   /**
-   * May this person watch or end sessions on this host? Administrators and holders of
-   * list-all-tunnel-definitions may; others only for hosts they reach through their groups or a
-   * tunnel definition that admits them.
+   * The hosts whose sessions this person may see: undefined means all (administrators and
+   * holders of list-all-tunnel-definitions); otherwise hosts reached through groups or a tunnel
+   * definition that admits them.
    */
-  async mayReachHost(principal: Principal, agentId: string | null): Promise<boolean> {
-    if (holdsAdminRole(principal) || principal.permissions.has('list-all-tunnel-definitions')) return true;
-    if (!agentId) return false;
+  async reachableAgents(principal: Principal): Promise<string[] | undefined> {
+    if (holdsAdminRole(principal) || principal.permissions.has('list-all-tunnel-definitions')) return undefined;
     const groups = await this.groups.memberships(principal.userId);
-    if ((await this.groups.agentsOf(groups)).some((a) => a.id === agentId)) return true;
-    return (await this.tunnels.listReachable(principal.userId, groups)).some((d) => d.agentId === agentId);
+    const ids = new Set((await this.groups.agentsOf(groups)).map((a) => a.id));
+    for (const d of await this.tunnels.listReachable(principal.userId, groups)) ids.add(d.agentId);
+    return [...ids];
+  }
+
+  /** May this person watch or end sessions on this host? */
+  async mayReachHost(principal: Principal, agentId: string | null): Promise<boolean> {
+    const reachable = await this.reachableAgents(principal);
+    return reachable === undefined || (agentId !== null && reachable.includes(agentId));
+  }
+
+  /** One session in detail, after the object check. */
+  async detail(principal: Principal, id: string): Promise<z.infer<typeof RecordingDetail>> {
+    const row = await this.forWatcher(principal, id);
+    const end = row.endedOn ?? new Date();
+    return {
+      ...toRecording(row),
+      width: row.width,
+      height: row.height,
+      bytes: await completeSize(row.storagePath, row.endedOn !== null),
+      chunks: row.chunks,
+      duration_ms: Math.max(0, end.getTime() - row.startedOn.getTime()),
+      video_bytes: row.hasVideo ? (await fs.stat(`${row.storagePath}.mp4`).catch(() => ({ size: 0 }))).size : 0,
+      manifest_signed: row.manifest !== null,
+      tunnel_id: row.definitionId,
+      user_id: row.userId,
+    };
+  }
+
+  /** The cast file of a session, opened up to its last complete chunk. */
+  async openCast(principal: Principal, id: string): Promise<{ row: RecordingRow; cast: CastFile }> {
+    const row = await this.forWatcher(principal, id);
+    const size = await completeSize(row.storagePath, row.endedOn !== null);
+    const cast = await CastFile.open(row.storagePath, size).catch(() => {
+      throw new HttpError(404, 'The recording’s file is missing from the recording storage.');
+    });
+    return { row, cast };
+  }
+
+  /** Where time t lies in a session's cast file. */
+  async seek(principal: Principal, id: string, t: number) {
+    const { cast } = await this.openCast(principal, id);
+    try {
+      const at = await cast.seek(t);
+      return { ...at, size: cast.size, events_start: cast.eventsStart, duration: await cast.duration() };
+    } finally {
+      await cast.close();
+    }
+  }
+
+  /** Where text appears in a session's output. */
+  async search(principal: Principal, id: string, q: string) {
+    const { cast } = await this.openCast(principal, id);
+    try {
+      return await searchCast(cast, q);
+    } finally {
+      await cast.close();
+    }
+  }
+
+  /** Checks a session's recording against its chain and signed manifest. */
+  async verify(principal: Principal, id: string, publicKeyPem: string): Promise<z.infer<typeof RecordingIntegrity>> {
+    const row = await this.forWatcher(principal, id);
+    const integrity = (status: z.infer<typeof RecordingIntegrity>['status'], message: string, bytes = 0) => ({
+      status,
+      message,
+      checked_bytes: bytes,
+      chunks: row.chunks,
+    });
+    if (!row.endedOn) return integrity('live', 'The session is live: its recording is signed when it ends.');
+    const file = await fs.stat(row.storagePath).catch(() => undefined);
+    if (!file) return integrity('missing', 'The recording’s file is missing from the recording storage.');
+    if (!row.manifest) return integrity('unsigned', 'This recording has no signed manifest.', file.size);
+    const manifest = row.manifest as SignedManifest;
+    const result = await verifyRecording(row.storagePath, manifest, publicKeyPem);
+    return result.intact
+      ? integrity(
+          'intact',
+          `Intact: ${manifest.chunks} chunks and ${manifest.bytes} bytes match the signed manifest.`,
+          file.size,
+        )
+      : integrity('tampered', `Tampered: ${result.problems.join('; ')}.`, file.size);
   }
 
   /** The recording a watcher asks for, after the permission and the object check. */

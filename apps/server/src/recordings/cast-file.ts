@@ -1,0 +1,209 @@
+import fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+
+const WINDOW = 64 * 1024;
+const NEWLINE = 0x0a;
+
+/** Reads up to `length` bytes at `position`. */
+async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await handle.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** The time of the event line that starts at the beginning of `bytes` (asciicast v2: `[t, ...`). */
+export function eventTime(bytes: Buffer): number | undefined {
+  const match = /^\[\s*(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)/.exec(bytes.subarray(0, 48).toString('latin1'));
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * An asciicast v2 file read in place: where its events begin, how far it is complete, and where
+ * a time lies in it (a binary search over byte positions: a seek costs a few small reads at any
+ * size). `size` is the part to use (a live recording's last complete chunk).
+ */
+export class CastFile {
+  private constructor(
+    private readonly handle: FileHandle,
+    readonly size: number,
+    readonly eventsStart: number,
+  ) {}
+
+  /** Opens a cast file; `size` defaults to the file's length. */
+  static async open(file: string, size?: number): Promise<CastFile> {
+    const handle = await fs.open(file, 'r');
+    try {
+      const length = size ?? (await handle.stat()).size;
+      let eventsStart = length;
+      for (let at = 0; at < length; at += WINDOW) {
+        const index = (await readAt(handle, at, Math.min(WINDOW, length - at))).indexOf(NEWLINE);
+        if (index >= 0) {
+          eventsStart = at + index + 1;
+          break;
+        }
+      }
+      return new CastFile(handle, length, eventsStart);
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  close(): Promise<void> {
+    return this.handle.close();
+  }
+
+  /** The header line, parsed. */
+  async header(): Promise<Record<string, unknown>> {
+    const text = (await readAt(this.handle, 0, Math.min(this.eventsStart, 64 * 1024))).toString('utf8');
+    try {
+      return JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      return {};
+    }
+  }
+
+  /** The first line start at or after `position` (`size` when none). */
+  private async lineStartFrom(position: number): Promise<number> {
+    if (position <= this.eventsStart) return this.eventsStart;
+    for (let at = position - 1; at < this.size; at += WINDOW) {
+      const index = (await readAt(this.handle, at, Math.min(WINDOW, this.size - at))).indexOf(NEWLINE);
+      if (index >= 0) return at + index + 1;
+    }
+    return this.size;
+  }
+
+  private async timeAt(lineStart: number): Promise<number | undefined> {
+    return eventTime(await readAt(this.handle, lineStart, 48));
+  }
+
+  /** Offset of the first event at or after time t, and that event's time (the end when none). */
+  async seek(t: number): Promise<{ offset: number; t: number }> {
+    let lo = this.eventsStart;
+    let hi = this.size;
+    // Invariant: lo and hi are line starts (or the end); every event before lo is earlier than t,
+    // and the event at hi (if any) is at t or later.
+    while (hi - lo > WINDOW) {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      const line = await this.lineStartFrom(mid);
+      if (line >= hi) break;
+      const time = await this.timeAt(line);
+      if (time !== undefined && time < t) lo = line;
+      else hi = line;
+    }
+    // What is left is small (or one long line): scan it.
+    const region = await readAt(this.handle, lo, hi - lo);
+    let start = 0;
+    while (start < region.length) {
+      const end = region.indexOf(NEWLINE, start);
+      const time = eventTime(region.subarray(start));
+      if (time !== undefined && time >= t) return { offset: lo + start, t: time };
+      if (end < 0) break;
+      start = end + 1;
+    }
+    if (hi < this.size) return { offset: hi, t: (await this.timeAt(hi)) ?? t };
+    return { offset: this.size, t: await this.duration() };
+  }
+
+  /** Time of the last event (0 when there is none). */
+  async duration(): Promise<number> {
+    if (this.size <= this.eventsStart) return 0;
+    // The last line ends with the newline at size - 1: look for the newline before it.
+    let end = this.size - 1;
+    while (end > this.eventsStart) {
+      const start = Math.max(this.eventsStart, end - WINDOW);
+      const index = (await readAt(this.handle, start, end - start)).lastIndexOf(NEWLINE);
+      if (index >= 0) return (await this.timeAt(start + index + 1)) ?? 0;
+      end = start;
+    }
+    return (await this.timeAt(this.eventsStart)) ?? 0;
+  }
+
+  /** Streams complete event lines from `offset` to the end, with the offset of each. */
+  async *lines(offset = this.eventsStart): AsyncGenerator<{ offset: number; line: Buffer }> {
+    let carry = Buffer.alloc(0);
+    let carryStart = offset;
+    for (let at = offset; at < this.size; at += WINDOW) {
+      const bytes = Buffer.concat([carry, await readAt(this.handle, at, Math.min(WINDOW, this.size - at))]);
+      let start = 0;
+      for (;;) {
+        const end = bytes.indexOf(NEWLINE, start);
+        if (end < 0) break;
+        yield { offset: carryStart + start, line: bytes.subarray(start, end) };
+        start = end + 1;
+      }
+      carry = bytes.subarray(start);
+      carryStart += start;
+    }
+  }
+}
+
+// Escape sequences (CSI, OSC, two-byte ESC) and other control characters except newlines.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|[\x00-\x08\x0b-\x1f\x7f]/g;
+
+/** Terminal output as plain text: escape sequences and control characters removed. */
+export function plainText(output: string): string {
+  return output.replace(CONTROL, '');
+}
+
+/** Where `query` appears in the output of a cast file (case-insensitive, escapes ignored). */
+export async function searchCast(
+  cast: CastFile,
+  query: string,
+  maxHits = 500,
+): Promise<{ hits: { t: number; offset: number; excerpt: string }[]; truncated: boolean }> {
+  const needle = query.toLocaleLowerCase();
+  const hits: { t: number; offset: number; excerpt: string }[] = [];
+  // The tail of the previous output, so a match split across two events is found.
+  let tail = '';
+  for await (const { offset, line } of cast.lines()) {
+    let event: unknown;
+    try {
+      event = JSON.parse(line.toString('utf8'));
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(event) || event[1] !== 'o' || typeof event[2] !== 'string' || typeof event[0] !== 'number')
+      continue;
+    const text = plainText(event[2]);
+    const joined = tail + text;
+    const lower = joined.toLocaleLowerCase();
+    for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
+      // A match lying wholly in the carried tail was reported with the previous event.
+      if (at + needle.length <= tail.length) continue;
+      const excerpt = joined
+        .slice(Math.max(0, at - 40), at + needle.length + 40)
+        .replace(/\s+/g, ' ')
+        .trim();
+      hits.push({ t: event[0], offset, excerpt });
+      if (hits.length >= maxHits) return { hits, truncated: true };
+    }
+    tail = joined.slice(-Math.max(0, needle.length - 1));
+  }
+  return { hits, truncated: false };
+}
+
+/** How much of a recording's file is complete: up to the end of its last chained chunk. */
+export async function completeSize(castFile: string, finished: boolean): Promise<number> {
+  if (finished) return (await fs.stat(castFile).catch(() => ({ size: 0 }))).size;
+  const chain = await fs.open(`${castFile}.chain`, 'r').catch(() => undefined);
+  if (!chain) return 0;
+  try {
+    const { size } = await chain.stat();
+    const tail = (await readAt(chain, Math.max(0, size - 512), Math.min(512, size))).toString('utf8');
+    const last = tail.trimEnd().split('\n').at(-1)?.split(' ');
+    if (last && last.length >= 3) return Number(last[1]) + Number(last[2]);
+  } finally {
+    await chain.close();
+  }
+  // No chunk yet: just the header.
+  const header = await fs.open(castFile, 'r').catch(() => undefined);
+  if (!header) return 0;
+  try {
+    const index = (await readAt(header, 0, WINDOW)).indexOf(NEWLINE);
+    return index >= 0 ? index + 1 : 0;
+  } finally {
+    await header.close();
+  }
+}
