@@ -1,17 +1,21 @@
 import type { ClientChannel, ServerChannel } from 'ssh2';
 import type { Recorder } from '../recordings/recorder.js';
 
+/** What a wired channel reports to, besides the other side. */
+export interface Wiring {
+  /** Output (and input, when captured) goes here; undefined records nothing (SFTP). */
+  recorder: Recorder | undefined;
+  captureInput: boolean;
+  /** Called on every byte either way: the idle timeout counts from the last one. */
+  touch: () => void;
+}
+
 /**
  * Joins the user's channel to the host's, both ways, with backpressure: the host's output pauses
  * while the user's side is full or while the recorder's disk falls behind, so memory stays bounded
- * and no output is lost. Output (and input, when captured) goes to the recorder.
+ * and no output is lost.
  */
-export function wireChannel(
-  user: ServerChannel,
-  host: ClientChannel,
-  recorder: Recorder | undefined,
-  captureInput: boolean,
-): void {
+export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder, captureInput, touch }: Wiring): void {
   const holds = new Set<string>();
   const hold = (why: string) => {
     holds.add(why);
@@ -26,6 +30,7 @@ export function wireChannel(
     }
   };
   const forward = (target: NodeJS.WritableStream) => (data: Buffer) => {
+    touch();
     recorder?.output(data);
     if (!target.write(data) && !holds.has('user')) {
       hold('user');
@@ -38,7 +43,10 @@ export function wireChannel(
   };
   host.on('data', forward(user));
   host.stderr.on('data', forward(user.stderr));
-  if (captureInput && recorder) user.on('data', (data: Buffer) => recorder.input(data));
+  user.on('data', (data: Buffer) => {
+    touch();
+    if (captureInput) recorder?.input(data);
+  });
   user.pipe(host);
   host.on('exit', (code: number | null, signal?: string) => {
     if (signal) user.exit(signal.replace(/^SIG/, ''), false, '');

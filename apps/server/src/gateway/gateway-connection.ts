@@ -6,6 +6,7 @@ import type { TunnelWithMembers } from '../modules/tunnels/tunnels.repository.js
 import type { UserRow } from '../modules/users/users.repository.js';
 import type { Services } from '../services.js';
 import { wireChannel } from './channel-wiring.js';
+import type { IdleCandidate } from './idle-sweep.js';
 import { UpstreamError, connectUpstream } from './upstream.js';
 
 type Pty = Pick<PseudoTtyInfo, 'cols' | 'rows' | 'width' | 'height' | 'modes'> & { term: string };
@@ -14,7 +15,12 @@ type Pty = Pick<PseudoTtyInfo, 'cols' | 'rows' | 'width' | 'height' | 'modes'> &
  * One client connection through the gateway: the definition that admits the user, one onward SSH
  * connection to the host, one recording for the whole connection, every channel wired through.
  */
-export class GatewayConnection {
+export class GatewayConnection implements IdleCandidate {
+  /** Date.now() of the last byte either way, for the idle timeout. */
+  lastActivity = Date.now();
+  private readonly touch = () => {
+    this.lastActivity = Date.now();
+  };
   private user: UserRow | undefined;
   private host = '';
   private definition: TunnelWithMembers | undefined;
@@ -28,8 +34,16 @@ export class GatewayConnection {
     private readonly source: string,
     private readonly s: Services,
     private readonly log: FastifyBaseLogger,
+    /** Told the idle timeout each time a session reads the settings. */
+    private readonly idleMinutesRead: (minutes: number) => void = () => undefined,
   ) {
     client.on('close', () => void this.end(undefined, 'client-closed'));
+  }
+
+  /** No byte either way for the idle timeout: the session ends, and the user is told why. */
+  endIdle(minutes: number): void {
+    const span = minutes === 1 ? 'a minute' : `${minutes} minutes`;
+    void this.end(`This session was idle for ${span} and has been closed.`, 'idle');
   }
 
   /** The user proved who they are; `host` is the part after the last @ of the login. */
@@ -98,6 +112,8 @@ export class GatewayConnection {
         up.forwardOut(info.srcIP, info.srcPort, info.destIP, info.destPort, (error, upCh) => {
           if (error) return no();
           const ch = ok();
+          ch.on('data', this.touch);
+          upCh.on('data', this.touch);
           ch.pipe(upCh).pipe(ch);
         });
       });
@@ -185,7 +201,11 @@ export class GatewayConnection {
         this.startRecording(pty),
         this.s.settings.get(),
       ]);
-      if (what) recording.recorder.output(Buffer.from(`\r\n[gatehouse] ${what}\r\n`));
+      this.idleMinutesRead(settings.idle_timeout_minutes);
+      // The bench's switch (RecordingsService.recordTerminal) measures the gateway without it.
+      const terminal = this.s.recordings.recordTerminal ? recording.recorder : undefined;
+      if (what) terminal?.output(Buffer.from(`\r\n[gatehouse] ${what}\r\n`));
+      const recorder = what === 'sftp' ? undefined : terminal;
       request(up, (error, upCh) => {
         if (error) {
           channel.stderr.write(`Gatehouse: the host refused the request: ${error.message}\r\n`);
@@ -195,7 +215,7 @@ export class GatewayConnection {
         }
         this.upstreamChannels.add(upCh);
         upCh.on('close', () => this.upstreamChannels.delete(upCh));
-        wireChannel(channel, upCh, what === 'sftp' ? undefined : recording.recorder, settings.recording_input_capture);
+        wireChannel(channel, upCh, { recorder, captureInput: settings.recording_input_capture, touch: this.touch });
       });
     } catch (error) {
       const message = error instanceof UpstreamError ? error.message : 'the session could not start';

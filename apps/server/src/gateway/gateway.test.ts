@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +12,11 @@ import { verifyRecording } from '../recordings/verify.js';
 import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
 import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
 import { type Sshd, ssh, startSshd, userKey } from '../test/sshd.js';
+import { IDLE_TIMING } from './idle-sweep.js';
+
+// The idle timeout counts in minutes; here a "minute" lasts a second, and the setting is re-read
+// from the database every 300 ms (only the idle test sets a timeout; 0, the default, never ends one).
+Object.assign(IDLE_TIMING, { minuteMs: 1000, checkMs: 100, rereadMs: 300 });
 
 const VERIFY_CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/verify-recording.js');
 
@@ -31,6 +37,7 @@ describe.each(DATABASES)('the SSH gateway on %s', { retry: 1 }, (kind) => {
   let sshd: Sshd;
   let agent: AgentProcess;
   let agentId: string;
+  let definitionId: string;
   const keys = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-keys-'));
   const vera = userKey(keys, 'vera');
   const walt = userKey(keys, 'walt');
@@ -75,6 +82,7 @@ describe.each(DATABASES)('the SSH gateway on %s', { retry: 1 }, (kind) => {
       },
     );
     sshd.authorizeKey(def.body.definition.public_key);
+    definitionId = def.body.definition.id;
     for (const [email, k] of [
       ['vera@example.test', vera],
       ['walt@example.test', walt],
@@ -258,6 +266,81 @@ describe.each(DATABASES)('the SSH gateway on %s', { retry: 1 }, (kind) => {
     watcher.close();
   });
 
+  it('ends a session idle for idle_timeout_minutes, telling the user, and records why', async () => {
+    const before = new Set((await recordings()).map((r) => r.id));
+    const saved = await server.call('POST', '/api/settings', { token: admin, body: { idle_timeout_minutes: 1 } });
+    expect(saved.status).toBe(200);
+    try {
+      // Prints once, then neither reads nor writes: idle after one (test) minute.
+      const run = await ssh.call(null, gw(vera.file, 'vera@example.test', 'echo idle-start; sleep 30')).done;
+      expect(run.stdout).toContain('idle-start');
+      expect(run.stderr).toContain('This session was idle for a minute and has been closed.');
+      expect(run.ms).toBeGreaterThanOrEqual(1000);
+      expect(run.ms).toBeLessThan(10_000);
+      const rec = (await eventually(recordings, (l) => l.some((r) => !before.has(r.id) && r.ended_on))).find(
+        (r) => !before.has(r.id),
+      )!;
+      expect(rec.end_reason).toBe('idle');
+      // A session that keeps printing is not idle, however long it runs.
+      const busy = await ssh.call(
+        null,
+        gw(vera.file, 'vera@example.test', 'for i in $(seq 1 12); do echo busy-$i; sleep 0.2; done'),
+      ).done;
+      expect(busy.code).toBe(0);
+      expect(busy.stdout).toContain('busy-12');
+    } finally {
+      await server.call('POST', '/api/settings', { token: admin, body: { idle_timeout_minutes: 0 } });
+    }
+  });
+
+  it('refuses ssh -L unless the definition allows port forwarding, then reaches a port on the host', async () => {
+    // An echo service on the host side: sshd (through the agent) connects to it.
+    const echo = net.createServer((socket) => socket.pipe(socket));
+    let echoConnections = 0;
+    echo.on('connection', () => (echoConnections += 1));
+    await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const echoPort = (echo.address() as net.AddressInfo).port;
+    const forward = async () => {
+      const local = await freePort();
+      const client = ssh.call(null, [
+        '-N',
+        '-o',
+        'ExitOnForwardFailure=yes',
+        '-L',
+        `${local}:127.0.0.1:${echoPort}`,
+        ...gw(vera.file, 'vera@example.test'),
+      ]);
+      await eventually(
+        () => canConnect(local),
+        (up) => up,
+      );
+      const reply = await exchange(local, 'through-the-gateway');
+      client.child.kill('SIGTERM');
+      await client.done;
+      return reply;
+    };
+    try {
+      const refused = await forward();
+      // The gateway refuses the channel: ssh closes the local connection and nothing reaches the host.
+      expect(refused).toBe('');
+      expect(echoConnections).toBe(0);
+      const allowed = await server.call('PUT', `/api/tunneldefinition/${definitionId}`, {
+        token: admin,
+        body: { allow_port_forwarding: true },
+      });
+      expect(allowed.status).toBe(200);
+      const through = await forward();
+      expect(through).toBe('through-the-gateway');
+      expect(echoConnections).toBeGreaterThanOrEqual(1);
+    } finally {
+      await server.call('PUT', `/api/tunneldefinition/${definitionId}`, {
+        token: admin,
+        body: { allow_port_forwarding: false },
+      });
+      echo.close();
+    }
+  });
+
   it('ends the session when the agent dies, keeping the recording up to the last flush', async () => {
     const live = ssh.call(
       null,
@@ -292,5 +375,44 @@ function run(command: string, args: string[]): Promise<{ code: number | null; st
       clearTimeout(timer);
       resolve({ code, stderr });
     });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/** Sends text over a fresh connection and answers what came back before the other side closed (or 3 s). */
+function exchange(port: number, text: string): Promise<string> {
+  return new Promise((resolve) => {
+    let received = '';
+    const socket = net.connect(port, '127.0.0.1', () => socket.write(text));
+    const done = () => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(received);
+    };
+    const timer = setTimeout(done, 3000);
+    socket.on('data', (c: Buffer) => {
+      received += c.toString();
+      if (received.length >= text.length) done();
+    });
+    socket.on('close', done);
+    socket.on('error', done);
   });
 }

@@ -4,6 +4,7 @@ import ssh2 from 'ssh2';
 import type { Services } from '../services.js';
 import { GatewayAuth, parseGatewayUsername } from './gateway-auth.js';
 import { GatewayConnection } from './gateway-connection.js';
+import { IdleSweep } from './idle-sweep.js';
 
 /**
  * The SSH listener users reach with unchanged OpenSSH clients: `ssh -p 2222 alice@web-01@gateway`.
@@ -12,6 +13,7 @@ import { GatewayConnection } from './gateway-connection.js';
 export class SshGateway {
   private server: ssh2.Server | undefined;
   private readonly connections = new Set<GatewayConnection>();
+  private idle: IdleSweep | undefined;
 
   constructor(
     private readonly services: Services,
@@ -25,8 +27,10 @@ export class SshGateway {
     const auth = new GatewayAuth(s.repositories.users, s.repositories.sshKeys, s.repositories.guard, (local) =>
       s.repositories.usersAdmin.findByLocalPart(local),
     );
+    const idle = new IdleSweep(s.settings, () => this.connections, this.log);
+    this.idle = idle;
     this.server = new ssh2.Server({ hostKeys: [hostKey], ident: 'Gatehouse' }, (client, info) => {
-      const connection = new GatewayConnection(client, info.ip, s, this.log);
+      const connection = new GatewayConnection(client, info.ip, s, this.log, (minutes) => idle.update(minutes));
       this.connections.add(connection);
       client.on('close', () => this.connections.delete(connection));
       client.on('error', (error) => this.log.debug({ err: error }, 'gateway client error'));
@@ -81,6 +85,7 @@ export class SshGateway {
 
   /** Stops listening and ends every session, finalising their recordings. */
   async close(): Promise<void> {
+    this.idle?.close();
     await Promise.all([...this.connections].map((c) => c.end('the Gatehouse server is stopping')));
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }

@@ -2,12 +2,12 @@ import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
-import { Server } from 'socket.io';
+import { type DefaultEventsMap, Server } from 'socket.io';
 import { AttachRequest, type RecordOut, SESSION_EVENTS } from '@gatehouse/contracts';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import type { SessionsService } from '../modules/recordings/sessions.service.js';
 import type { RecordingsService } from '../recordings/recordings.service.js';
-import type { FlushedChunk } from '../recordings/recorder.js';
+import type { LiveChunk } from '../recordings/recorder.js';
 import type { AgentHub } from './agent-hub.js';
 
 /** Socket events the console hears. */
@@ -21,6 +21,27 @@ export const recordingRoom = (id: string) => `recording:${id}`;
 
 /** The room of holders of a permission: events go only to those who may see them. */
 export const permissionRoom = (permission: string) => `perm:${permission}`;
+
+/** Requests between server instances (through the Redis adapter); each answers through its ack. */
+interface InstanceEvents {
+  /** End this session if it runs here; answers whether it did. */
+  'gatehouse:terminate': (request: { id: string; by: string }, ack: (ended: boolean) => void) => void;
+  /** Someone attached to this session: if it runs here, start sending its chunks. */
+  'gatehouse:watch': (id: string, ack: (here: boolean) => void) => void;
+}
+
+/** Sends a request to every other instance and answers their answers (what came, even on a timeout). */
+function askInstances<Ev extends keyof InstanceEvents>(
+  io: Server<DefaultEventsMap, DefaultEventsMap, InstanceEvents>,
+  event: Ev,
+  payload: Parameters<InstanceEvents[Ev]>[0],
+): Promise<boolean[]> {
+  return new Promise((resolve) => {
+    const done = (_error: Error | null, answers: boolean[]) => resolve(answers ?? []);
+    // The typed overloads cannot express a generic event's payload; the callers above fix it.
+    (io.serverSideEmit as (ev: string, arg: unknown, ack: typeof done) => boolean)(event, payload, done);
+  });
+}
 
 /**
  * socket.io for open consoles. A socket authenticates on connect with its token (auth.token, the
@@ -38,12 +59,22 @@ export async function attachConsoleSockets(
     redisUrl: string | undefined;
   },
 ): Promise<{ io: Server; close: () => Promise<void> }> {
-  const io = new Server(server, { serveClient: false, destroyUpgrade: false, transports: ['websocket', 'polling'] });
+  const io = new Server<DefaultEventsMap, DefaultEventsMap, InstanceEvents>(server, {
+    serveClient: false,
+    destroyUpgrade: false,
+    transports: ['websocket', 'polling'],
+  });
   const redis = deps.redisUrl ? createClient({ url: deps.redisUrl }) : undefined;
   const subscriber = redis?.duplicate();
   if (redis && subscriber) {
     await Promise.all([redis.connect(), subscriber.connect()]);
-    io.adapter(createAdapter(redis, subscriber));
+    // An instance that does not answer a request within 2 s counts as not holding the session.
+    io.adapter(createAdapter(redis, subscriber, { requestsTimeout: 2000 }));
+    io.on('gatehouse:terminate', ({ id, by }, ack) => ack(deps.recordings.terminateHere(id, by)));
+    io.on('gatehouse:watch', (id, ack) => ack(deps.recordings.watch(id)));
+    deps.recordings.setRemoteTerminator(async (id, by) =>
+      (await askInstances(io, 'gatehouse:terminate', { id, by })).includes(true),
+    );
   }
   io.use((socket, next) => {
     const raw =
@@ -80,6 +111,9 @@ export async function attachConsoleSockets(
           return socket.emit(SESSION_EVENTS.attachError, { message: 'Your session has expired. Sign in again.' });
         const row = await deps.sessions.forWatcher(principal, request.data.recording_id);
         await socket.join(recordingRoom(row.id));
+        // Chunks go out only for watched sessions; the instance running it learns of this watcher
+        // before the replay is read, so no chunk falls between the replay and the live ones.
+        if (!row.endedOn && !deps.recordings.watch(row.id) && redis) await askInstances(io, 'gatehouse:watch', row.id);
         if (request.data.replay) {
           const { upto, events } = await deps.sessions.replay(row);
           socket.emit(SESSION_EVENTS.output, { recording_id: row.id, seq: 0, upto, events } satisfies RecordOut);
@@ -93,7 +127,8 @@ export async function attachConsoleSockets(
       if (typeof raw?.recording_id === 'string') await socket.leave(recordingRoom(raw.recording_id));
     });
   });
-  const onChunk = (id: string, chunk: FlushedChunk) => {
+  // One broadcast per chunk: socket.io encodes it once for the whole room.
+  const onLive = (id: string, chunk: LiveChunk) => {
     io.to(recordingRoom(id)).emit(SESSION_EVENTS.output, {
       recording_id: id,
       seq: chunk.seq,
@@ -104,13 +139,14 @@ export async function attachConsoleSockets(
     io.to(recordingRoom(id)).emit(SESSION_EVENTS.terminated, { recording_id: id });
     io.to('signed-in').emit(CONSOLE_EVENTS.countsChanged);
   };
-  deps.recordings.on('chunk', onChunk);
+  deps.recordings.on('live', onLive);
   deps.recordings.on('ended', onEnded);
   return {
     io,
     close: async () => {
       deps.hub.off('changed', onAgentChanged);
-      deps.recordings.off('chunk', onChunk);
+      deps.recordings.off('live', onLive);
+      deps.recordings.setRemoteTerminator(undefined);
       deps.recordings.off('ended', onEnded);
       await io.close();
       await Promise.all([redis?.quit(), subscriber?.quit()]);

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type ManifestBody, type SignedManifest, chainStart, signManifest } from './chain.js';
-import { type FlushedChunk, Recorder } from './recorder.js';
+import { type FlushedChunk, type LiveChunk, Recorder } from './recorder.js';
 import type { RecordingRow, RecordingsRepository } from './recordings.repository.js';
 
 /** A session being recorded right now, on this instance. */
@@ -15,14 +15,24 @@ export interface LiveRecording {
   terminate?: (by: string) => void;
 }
 
+/** Asks the other server instances to end a session; answers whether one of them held it. */
+export type RemoteTerminator = (id: string, by: string) => Promise<boolean>;
+
 /**
  * Session recordings: files in the data folder (never SQL), rows with their progress, signed
  * manifests when they end, and recovery of recordings whose process died.
- * Events: 'chunk' (id, FlushedChunk) for live watchers, 'ended' (id, reason).
+ * Events: 'live' (id, LiveChunk) for watchers of sessions that have some, 'ended' (id, reason).
  */
 export class RecordingsService extends EventEmitter {
   private readonly live = new Map<string, LiveRecording>();
   private readonly heartbeat: NodeJS.Timeout;
+  private remoteTerminator: RemoteTerminator | undefined;
+  /**
+   * Bench only (scripts/bench-gateway.mjs sets it on its in-process server to measure the gateway
+   * without the recorder): false keeps rows and files but records no terminal bytes. Nothing in
+   * the server or its configuration sets it.
+   */
+  recordTerminal = true;
 
   constructor(
     private readonly repository: RecordingsRepository,
@@ -71,8 +81,8 @@ export class RecordingsService extends EventEmitter {
     const { term: _term, ...values } = input;
     const row = await this.repository.create({ ...values, id, storagePath: file, chainHead: chainStart(id) });
     let savedAt = 0;
+    recorder.on('live', (chunk: LiveChunk) => this.emit('live', id, chunk));
     recorder.on('chunk', (chunk: FlushedChunk) => {
-      this.emit('chunk', id, chunk);
       // The row's progress is bookkeeping (the chain file is the record): once a second is enough.
       if (Date.now() - savedAt < 1000) return;
       savedAt = Date.now();
@@ -88,6 +98,34 @@ export class RecordingsService extends EventEmitter {
   /** The live recording with this id on this instance. */
   find(id: string): LiveRecording | undefined {
     return this.live.get(id);
+  }
+
+  /** Someone watches this session (on any instance): answers whether it is live here. */
+  watch(id: string): boolean {
+    this.live.get(id)?.recorder.watched();
+    return this.live.has(id);
+  }
+
+  /** How to reach sessions on other instances (the console sockets set it when Redis is configured). */
+  setRemoteTerminator(terminator: RemoteTerminator | undefined): void {
+    this.remoteTerminator = terminator;
+  }
+
+  /**
+   * Ends a session wherever it runs: here directly, otherwise through the other instances (with
+   * Redis). Answers false when no instance holds it.
+   */
+  async requestTerminate(id: string, by: string): Promise<boolean> {
+    if (this.terminateHere(id, by)) return true;
+    return (await this.remoteTerminator?.(id, by)) ?? false;
+  }
+
+  /** Ends a session live on this instance; false when it is not here (or already ending). */
+  terminateHere(id: string, by: string): boolean {
+    const live = this.live.get(id);
+    if (!live?.terminate) return false;
+    live.terminate(by);
+    return true;
   }
 
   /** Flushes, signs the manifest, and closes the row. */
