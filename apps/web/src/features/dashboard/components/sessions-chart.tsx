@@ -1,0 +1,72 @@
+import { useTheme } from '@mui/material/styles';
+import { BarChart } from '@mui/x-charts/BarChart';
+import { LineChart } from '@mui/x-charts/LineChart';
+import { useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { ChartBucket } from '../api/get-dashboard';
+import { formatBucketLong, formatBucketTick, formatCount, spansYears } from '../model/format';
+import type { BucketUnit } from '../model/ranges';
+import { CHART_HEIGHT } from './chart-skeleton';
+
+/** Past this many buckets (the "all" range over months) an area reads better than hairline bars. */
+const MAX_BARS = 62;
+
+/**
+ * Sessions per bucket (MUI X Charts; this file is a lazy chunk, see sessions-card). Right to left,
+ * time runs from the right and the value axis sits on the right.
+ */
+export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: BucketUnit; label: string }) {
+  const { i18n } = useTranslation();
+  const theme = useTheme();
+  const language = i18n.language;
+  const rtl = theme.direction === 'rtl';
+  const starts = useMemo(() => props.buckets.map((bucket) => bucket.start), [props.buckets]);
+  const values = useMemo(() => props.buckets.map((bucket) => bucket.sessions), [props.buckets]);
+  const withYear = spansYears(starts);
+
+  const xAxis = {
+    data: starts,
+    reverse: rtl,
+    valueFormatter: (start: string, context: { location: string }) =>
+      context.location === 'tooltip'
+        ? formatBucketLong(start, props.unit)
+        : formatBucketTick(start, props.unit, language, withYear),
+  };
+  const yAxis = [
+    {
+      position: rtl ? ('right' as const) : ('left' as const),
+      tickMinStep: 1,
+      valueFormatter: (value: number) => formatCount(value, language),
+    },
+  ];
+  const series = {
+    data: values,
+    label: props.label,
+    color: theme.palette.primary.main,
+    valueFormatter: (value: number | null) => formatCount(value ?? 0, language),
+  };
+
+  if (values.length > MAX_BARS) {
+    return (
+      <LineChart
+        height={CHART_HEIGHT}
+        xAxis={[{ ...xAxis, scaleType: 'point' }]}
+        yAxis={yAxis}
+        series={[{ ...series, area: true, showMark: false, curve: 'linear' }]}
+        hideLegend
+        grid={{ horizontal: true }}
+      />
+    );
+  }
+  return (
+    <BarChart
+      height={CHART_HEIGHT}
+      xAxis={[{ ...xAxis, scaleType: 'band' }]}
+      yAxis={yAxis}
+      series={[series]}
+      hideLegend
+      grid={{ horizontal: true }}
+      borderRadius={4}
+    />
+  );
+}
