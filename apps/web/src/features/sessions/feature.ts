@@ -1,8 +1,11 @@
 import PlayCircleOutlined from '@mui/icons-material/PlayCircleOutlined';
+import { lazy } from 'react';
 import type { Feature } from '../../lib/feature';
 import { lazyPage } from '../../lib/lazy-page';
 
 const SessionsPage = lazyPage(() => import('./components/sessions-page'), 'SessionsPage');
+/** The live view and replay (features/player): loaded on first use, so xterm and video code stay out of the initial bundle. */
+const PlayerPage = lazy(() => import('../player/player-page'));
 
 /** Sessions (spec §2.2): recorded and live sessions, their detail, termination and the player. */
 export const sessionsFeature: Feature = {
@@ -11,6 +14,8 @@ export const sessionsFeature: Feature = {
     { path: 'recordings', Component: SessionsPage, access: 'protected', permissions: ['list-recording'] },
     { path: 'recordings/sessions', Component: SessionsPage, access: 'protected', permissions: ['list-recording'] },
     { path: 'sessions', Component: SessionsPage, access: 'protected', permissions: ['list-recording'] },
+    // The router shows its loading indicator (Suspense) while the player's chunk arrives.
+    { path: 'recordings/:id', Component: PlayerPage, access: 'protected', permissions: ['list-recording'] },
   ],
   nav: {
     id: 'sessions',
