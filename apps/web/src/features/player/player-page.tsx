@@ -9,7 +9,7 @@ import Tabs from '@mui/material/Tabs';
 import { useTheme } from '@mui/material/styles';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Link as RouterLink, useParams, useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/page-header';
 import { type RecordingDetail, useRecordingDetail } from './api/recording-detail';
 import { LiveView } from './components/live-view';
@@ -62,8 +62,13 @@ export function PlayerPage() {
 
 function PlayerFor({ recording }: { recording: RecordingDetail }) {
   const { t } = useTranslation();
-  const live = recording.ended_on === null;
-  const [view, setView] = useState<'live' | 'replay'>('live');
+  // A session that ends while watched keeps its live view (showing Ended) until the page reloads.
+  const [live] = useState(recording.ended_on === null);
+  // ?view=replay opens a live session's replay from the start (the sessions list links so).
+  const [params, setParams] = useSearchParams();
+  const view = params.get('view') === 'replay' ? 'replay' : 'live';
+  const setView = (next: 'live' | 'replay') =>
+    setParams(next === 'replay' ? { view: 'replay' } : {}, { replace: true });
   if (recording.type === 'rdp' || recording.has_video) return <VideoPlayer recording={recording} />;
   if (recording.type !== 'ssh') return <Alert severity="info">{t('player.page.noPlayer')}</Alert>;
   if (!live) return <ReplayPlayer recording={recording} />;

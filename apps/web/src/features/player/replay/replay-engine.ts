@@ -82,12 +82,19 @@ export class ReplayEngine {
   private lastPoll = 0;
   private polling = false;
   private stopped = true;
+  private live: boolean;
 
   constructor(
     private readonly source: ReplaySource,
     private readonly options: { live?: boolean; now?: () => number; windowBytes?: number; autoTick?: boolean } = {},
   ) {
     this.reader = new CastReader(source.fetchRange, options.windowBytes ?? WINDOW_BYTES);
+    this.live = options.live ?? false;
+  }
+
+  /** Whether the recording still grows (then the end is looked for again while caught up). */
+  setLive(live: boolean): void {
+    this.live = live;
   }
 
   /** The current state (stable between changes, for useSyncExternalStore). */
@@ -261,7 +268,7 @@ export class ReplayEngine {
       this.fill();
       return;
     }
-    if (this.options.live) {
+    if (this.live) {
       this.pollEnd();
       return;
     }

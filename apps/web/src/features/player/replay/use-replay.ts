@@ -13,15 +13,13 @@ export function useReplay(
 ): { engine: ReplayEngine; state: ReplayState } {
   const engine = useMemo(
     () =>
-      new ReplayEngine(
-        {
-          fetchRange: (start, end) => fetchCastRange(recordingId, start, end),
-          seek: (t) => seekRecording(recordingId, t),
-        },
-        { live },
-      ),
-    [recordingId, live],
+      new ReplayEngine({
+        fetchRange: (start, end) => fetchCastRange(recordingId, start, end),
+        seek: (t) => seekRecording(recordingId, t),
+      }),
+    [recordingId],
   );
+  useEffect(() => engine.setLive(live), [engine, live]);
   useEffect(() => {
     if (!sink) return;
     void engine.start(sink);

@@ -1,0 +1,196 @@
+import fs from 'node:fs/promises';
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+import { ACCOUNTS, SCREENS, signIn } from '../fixtures.js';
+import { adminToken, callApi } from '../identity-helpers.js';
+import { killAllAgents } from './agent-process.js';
+import { type Gateway, startGateway } from './gateway-helpers.js';
+
+// Sessions made by the real gateway: OpenSSH ssh -tt → the server's SSH port → a real agent → sshd.
+let gw: Gateway;
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ request, baseURL }) => {
+  test.setTimeout(90_000);
+  gw = await startGateway(request, baseURL ?? '', 'e2e-player');
+});
+
+test.afterAll(() => {
+  gw?.stop();
+  killAllAgents();
+});
+
+/** The text rows xterm.js draws in a terminal region of the page. */
+function screen(page: Page, testId: 'live-terminal' | 'replay-terminal') {
+  return page.getByTestId(testId).locator('.xterm-rows');
+}
+
+/** The id of the test user's live session, once the gateway has recorded it. */
+async function liveSessionId(request: APIRequestContext): Promise<string> {
+  const admin = await adminToken(request);
+  let id = '';
+  await expect
+    .poll(
+      async () => {
+        const res = await callApi(
+          request,
+          admin,
+          'GET',
+          `/api/recording?live=true&user=${encodeURIComponent(gw.user.email)}`,
+        );
+        id = ((await res.json()) as { recordings: { id: string }[] }).recordings[0]?.id ?? '';
+        return id;
+      },
+      { timeout: 20_000, message: 'the gateway records the session' },
+    )
+    .not.toBe('');
+  return id;
+}
+
+/** Paths of cast requests the page makes, with their Range headers. */
+function watchCastRequests(page: Page) {
+  const seen: { url: string; range: string | undefined }[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/recording\/[^/]+\/cast/.test(request.url()))
+      seen.push({ url: request.url(), range: request.headers().range });
+  });
+  return seen;
+}
+
+test.describe('session players', () => {
+  test('the live view shows what the ssh client types within a second; the replay shows the same text', async ({
+    page,
+    request,
+  }) => {
+    const shell = gw.ssh('', { interactive: true });
+    const id = await liveSessionId(request);
+    const mark = Date.now().toString(36);
+
+    await signIn(page, ACCOUNTS.admin, `/recordings/${id}`);
+    await expect(page.getByRole('heading', { level: 1, name: `Session on ${gw.hostname}` })).toBeVisible();
+    await expect(page.getByTestId('recording-facts')).toContainText(gw.user.email);
+    await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live');
+
+    // Warm up (the shell's first prompt, fonts), then measure one command from keystroke to screen.
+    shell.child.stdin?.write(`echo warm${mark}\n`);
+    await expect(screen(page, 'live-terminal')).toContainText(`warm${mark}`, { timeout: 15_000 });
+    const typed = `typed${mark}`;
+    shell.child.stdin?.write(`echo ${typed}$((6*7))\n`);
+    await expect(screen(page, 'live-terminal')).toContainText(`${typed}42`, { timeout: 1_000 });
+    await page.screenshot({ path: `${SCREENS}/player-live-en-dark.png` });
+
+    // The live session's replay from the start is one tab away and already shows what was typed.
+    await page.getByRole('tab', { name: 'Replay from the start' }).click();
+    await expect(page).toHaveURL(/view=replay/);
+    await expect(page.getByTestId('replay-player')).toBeVisible();
+    await page.getByRole('tab', { name: 'Live' }).click();
+    await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live');
+    await expect(screen(page, 'live-terminal')).toContainText(`${typed}42`);
+
+    shell.child.stdin?.write('exit\n');
+    await shell.done;
+    await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'ended', { timeout: 10_000 });
+
+    // The finished session replays: streamed in ranges, played at 8x, with the same text.
+    const casts = watchCastRequests(page);
+    await page.reload();
+    const player = page.getByTestId('replay-player');
+    await expect(player).toBeVisible();
+    await expect(page.getByTestId('integrity')).toHaveAttribute('data-status', 'intact', { timeout: 15_000 });
+    await page.getByLabel('Speed').click();
+    await page.getByRole('option', { name: '8×' }).click();
+    await player.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect(screen(page, 'replay-terminal')).toContainText(`${typed}42`, { timeout: 20_000 });
+    await expect(screen(page, 'replay-terminal')).toContainText(`warm${mark}`);
+    await expect(page.getByTestId('replay-phase')).toHaveText('Finished', { timeout: 20_000 });
+    expect(casts.length).toBeGreaterThan(0);
+    for (const cast of casts) expect(cast.range, `${cast.url} asks for a range`).toMatch(/^bytes=\d+-\d+$/);
+    await page.screenshot({ path: `${SCREENS}/player-replay-en-dark.png` });
+
+    // Keyboard: Home goes to the start (the screen is rebuilt empty), space plays.
+    await player.focus();
+    await page.keyboard.press('Home');
+    await expect(page.getByTestId('replay-time')).toHaveText(/^0:00 \//);
+    await expect(screen(page, 'replay-terminal')).not.toContainText(`${typed}42`);
+    await page.keyboard.press('Space');
+    await expect(player.getByRole('button', { name: 'Pause', exact: true })).toBeVisible();
+    await page.keyboard.press('Space');
+    await expect(player.getByRole('button', { name: 'Play', exact: true })).toBeVisible();
+
+    // Search lists where the text appears; a hit jumps there and shows it.
+    await page.keyboard.press('Home');
+    await expect(screen(page, 'replay-terminal')).not.toContainText(`${typed}42`);
+    await player.getByLabel('Search in the recording').fill(`${typed}42`);
+    const hit = player.getByRole('button', { name: /^Go to \d+:\d\d$/ }).first();
+    await expect(hit).toBeVisible();
+    await expect(player.getByRole('status').filter({ hasText: /\d+ matches/ })).toBeVisible();
+    await hit.click();
+    await expect(screen(page, 'replay-terminal')).toContainText(`${typed}42`);
+
+    // Download as asciicast v2 (a ticket link), with the typed text in its events.
+    const download = page.waitForEvent('download');
+    await player.getByRole('button', { name: 'Download (asciicast)' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/\.cast$/);
+    const [header, ...events] = (await fs.readFile((await file.path()) ?? '', 'utf8')).trim().split('\n');
+    expect(JSON.parse(header ?? '{}')).toMatchObject({ version: 2 });
+    expect(events.join('\n')).toContain(`${typed}42`);
+  });
+
+  test('a day-long recording plays before it has downloaded and seeks to any hour', async ({ page, request }) => {
+    const admin = await adminToken(request);
+    const res = await callApi(request, admin, 'GET', '/api/recording?type=ssh&live=false&min_duration=86400&limit=1');
+    const long = ((await res.json()) as { recordings: { id: string }[] }).recordings[0];
+    test.skip(!long, 'the demo data has no finished SSH session of 24 hours or more');
+    const detail = (await (await callApi(request, admin, 'GET', `/api/recording/${long?.id ?? ''}/data`)).json()) as {
+      bytes: number;
+    };
+    const casts = watchCastRequests(page);
+    const bytes: number[] = [];
+    page.on('response', (response) => {
+      if (/\/cast/.test(response.url())) bytes.push(Number(response.headers()['content-length'] ?? 0));
+    });
+    await signIn(page, ACCOUNTS.admin, `/recordings/${long?.id ?? ''}`);
+    const player = page.getByTestId('replay-player');
+    await expect(player.getByRole('button', { name: 'Play', exact: true })).toBeEnabled({ timeout: 15_000 });
+    await expect(page.getByTestId('replay-time')).toHaveText(/^0:00 \/ (2[4-9]|[3-9]\d):\d\d:\d\d$/);
+    // The first frame came from the first window, not the whole file.
+    const firstBytes = bytes.reduce((sum, n) => sum + n, 0);
+    expect(firstBytes).toBeLessThan(Math.max(600 * 1024, detail.bytes / 2));
+
+    await player.getByLabel('Jump to').fill('20:00:00');
+    const started = Date.now();
+    await player.getByRole('button', { name: 'Go', exact: true }).click();
+    await expect(page.getByTestId('replay-time')).toHaveText(/^20:00:00 \//);
+    await expect(page.getByTestId('replay-phase')).toHaveText('');
+    test
+      .info()
+      .annotations.push({ type: 'seek to 20:00:00 (ms, incl. polling)', description: String(Date.now() - started) });
+    await expect(screen(page, 'replay-terminal')).not.toHaveText('');
+    for (const cast of casts) expect(cast.range).toMatch(/^bytes=\d+-\d+$/);
+    await page.screenshot({ path: `${SCREENS}/player-long-seek-en-dark.png` });
+  });
+
+  test('reads in Arabic, right to left, with the terminal left to right', async ({ page, request }) => {
+    const run = await gw.ssh('echo arabic-check-$((6*7))').done;
+    expect(run.stdout).toContain('arabic-check-42');
+    const admin = await adminToken(request);
+    const res = await callApi(
+      request,
+      admin,
+      'GET',
+      `/api/recording?user=${encodeURIComponent(gw.user.email)}&limit=1`,
+    );
+    const id = ((await res.json()) as { recordings: { id: string }[] }).recordings[0]?.id ?? '';
+    await signIn(page, ACCOUNTS.admin, '/recordings');
+    await page.evaluate(() => localStorage.setItem('locale', 'ar'));
+    await page.goto(`/?theme_mode=light#/recordings/${id}`);
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(page.getByTestId('replay-terminal')).toHaveAttribute('dir', 'ltr');
+    await expect(page.getByTestId('replay-player').getByRole('button', { name: 'تشغيل' })).toBeEnabled();
+    await page.getByTestId('replay-player').getByRole('button', { name: 'تشغيل' }).click();
+    await expect(screen(page, 'replay-terminal')).toContainText('arabic-check-42', { timeout: 15_000 });
+    await page.screenshot({ path: `${SCREENS}/player-replay-ar-light.png` });
+    await page.evaluate(() => localStorage.setItem('locale', 'en'));
+  });
+});
