@@ -43,10 +43,11 @@ async function main(): Promise<number> {
     state.saveIdentity(identity);
     log.notice(`registered as agent ${identity.id}; identity kept in ${options.stateDir}`);
   }
-  const connection = new AgentConnection(identity, hello, state, log);
+  const connection = new AgentConnection(identity, hello, state, log, options.capture);
   const stop = () => {
     connection.stop();
-    process.exit(0);
+    // Running video captures write their last fragment and upload it first (bounded in time).
+    void connection.stopCaptures(15_000).finally(() => process.exit(0));
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -5,6 +5,7 @@ import {
   AGENT_PING_MS,
   type AgentToServer,
   type HostConfig,
+  type RecordVideo,
   ServerToAgent,
 } from '@gatehouse/contracts';
 import { type MuxLink, type MuxStream, decodeData, encodeData } from '@gatehouse/tunnel';
@@ -12,6 +13,7 @@ import WebSocket from 'ws';
 import type { Log } from './log.js';
 import { openLocal } from './relay.js';
 import type { Identity, StateDir } from './state.js';
+import { type CaptureOptions, VideoCapture } from './video-capture.js';
 
 /** The server no longer knows this agent's credential: it was deleted in the console. */
 export class CredentialRevoked extends Error {}
@@ -28,6 +30,7 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 export class AgentConnection {
   private whitelist: readonly number[] = [];
   private readonly streams = new Map<number, MuxStream>();
+  private readonly captures = new Set<VideoCapture>();
   private attempt = 0;
   private stopped = false;
 
@@ -36,6 +39,7 @@ export class AgentConnection {
     private readonly hello: { hostname: string; os: 1 | 2 | 3; version: string },
     private readonly state: StateDir,
     private readonly log: Log,
+    private readonly capture: CaptureOptions = { source: undefined, ffmpeg: 'ffmpeg' },
   ) {
     const saved = state.config();
     if (saved) this.apply(saved, false);
@@ -64,6 +68,16 @@ export class AgentConnection {
   /** Stops reconnecting. */
   stop(): void {
     this.stopped = true;
+  }
+
+  /** Ends every video capture so its last fragment is uploaded; gives up after timeoutMs. */
+  async stopCaptures(timeoutMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.captures].map((c) => c.stop())),
+      new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs))),
+    ]);
+    clearTimeout(timer);
   }
 
   private apply(config: HostConfig, save = true): void {
@@ -133,6 +147,21 @@ export class AgentConnection {
     });
   }
 
+  /** Captures the desktop while an rdp stream lives; the stream works the same without video. */
+  private record(message: RecordVideo): void {
+    const mux = this.streams.get(message.stream);
+    if (!mux || mux.destroyed) return;
+    const capture = VideoCapture.start({
+      record: message,
+      identity: this.identity,
+      options: this.capture,
+      log: this.log,
+    });
+    if (!capture) return;
+    this.captures.add(capture);
+    mux.once('close', () => void capture.stop().finally(() => this.captures.delete(capture)));
+  }
+
   private handle(text: string, send: (m: AgentToServer) => void, link: MuxLink): void {
     let parsed: ServerToAgent;
     try {
@@ -156,6 +185,9 @@ export class AgentConnection {
         );
         break;
       }
+      case 'record':
+        this.record(parsed);
+        break;
       case 'end':
         this.streams.get(parsed.stream)?.peerEnded();
         break;

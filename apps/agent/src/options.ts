@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { CaptureOptions } from './video-capture.js';
 
 /** What the agent runs with: flags first, then environment variables. */
 export interface AgentOptions {
@@ -7,6 +8,8 @@ export interface AgentOptions {
   key: string | undefined;
   stateDir: string;
   hostname: string;
+  /** Desktop capture for RDP session video. */
+  capture: CaptureOptions;
 }
 
 export const USAGE = `Usage: gatehouse-agent --server URL [--key REGISTRATION_KEY] [--state-dir DIR]
@@ -15,7 +18,10 @@ export const USAGE = `Usage: gatehouse-agent --server URL [--key REGISTRATION_KE
   --key KEY           registration key from the console's Keys screen; needed once  (GATEHOUSE_REGISTRATION_KEY)
   --state-dir DIR     where the agent keeps its identity and applied config         (GATEHOUSE_AGENT_STATE_DIR)
                       default: ~/.gatehouse-agent
-  --hostname NAME     name to report instead of this machine's hostname            (GATEHOUSE_AGENT_HOSTNAME)`;
+  --hostname NAME     name to report instead of this machine's hostname            (GATEHOUSE_AGENT_HOSTNAME)
+  --capture-source S  screen that RDP session video captures: an X display on Linux (GATEHOUSE_CAPTURE_SOURCE)
+                      (default $DISPLAY, else :0), gdigrab's source on Windows (default desktop)
+  --ffmpeg PATH       the ffmpeg that captures RDP session video (default ffmpeg)   (GATEHOUSE_FFMPEG)`;
 
 /** Reads the options; answers an error text when they are unusable. */
 export function readOptions(argv: string[], env: NodeJS.ProcessEnv): AgentOptions | { error: string } | 'help' {
@@ -23,11 +29,12 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): AgentOption
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
-    const match = /^--(server|key|state-dir|hostname)(?:=(.*))?$/.exec(arg);
+    const match = /^--(server|key|state-dir|hostname|capture-source|capture-display|ffmpeg)(?:=(.*))?$/.exec(arg);
     if (!match?.[1]) return { error: `Unknown argument ${arg}` };
     const value = match[2] ?? argv[(i += 1)];
     if (value === undefined || value === '') return { error: `--${match[1]} needs a value` };
-    flags.set(match[1], value);
+    // --capture-display reads better on Linux; both name the same option.
+    flags.set(match[1] === 'capture-display' ? 'capture-source' : match[1], value);
   }
   const server = flags.get('server') ?? env.GATEHOUSE_SERVER;
   if (!server) return { error: 'Say which server to join: --server URL (or GATEHOUSE_SERVER).' };
@@ -40,6 +47,10 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): AgentOption
       flags.get('state-dir') ?? env.GATEHOUSE_AGENT_STATE_DIR ?? path.join(os.homedir(), '.gatehouse-agent'),
     ),
     hostname: flags.get('hostname') ?? env.GATEHOUSE_AGENT_HOSTNAME ?? os.hostname(),
+    capture: {
+      source: flags.get('capture-source') ?? (env.GATEHOUSE_CAPTURE_SOURCE || undefined),
+      ffmpeg: flags.get('ffmpeg') ?? (env.GATEHOUSE_FFMPEG || 'ffmpeg'),
+    },
   };
 }
 

@@ -10,7 +10,7 @@ import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
-import { videoHandlers } from './modules/recordings/video.routes.js';
+import { installVideoUpload, videoHandlers } from './modules/recordings/video.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
 import { settingsHandlers } from './modules/settings/settings.routes.js';
 import { systemHandlers } from './modules/system/system.routes.js';
@@ -60,6 +60,7 @@ export async function buildApp(
   app.decorate('servedRoutes', served);
   installErrorHandler(app);
   installAuditHook(app, services.repositories.audit);
+  installVideoUpload(app);
   const handlers: Handlers = {
     ...authHandlers(services.auth, services.security, services.repositories.settings),
     ...systemHandlers(services, config.buildTag),

@@ -13,6 +13,21 @@ export const STREAM_WINDOW = 256 * 1024;
 /** The server pings every this many ms and drops an agent silent for two intervals (disconnected within 15 s). */
 export const AGENT_PING_MS = 4000;
 
+/**
+ * Capture the desktop for as long as this (rdp) stream lives, with the host's recording settings,
+ * and upload the video as it records to PUT /api/recording/{recording_id}/video. Sent right after
+ * the stream opened, once its recording exists (so a refused stream never gets a recording).
+ */
+export const RecordVideo = z.object({
+  t: z.literal('record'),
+  stream: z.number().int().positive(),
+  recording_id: z.uuid(),
+  fps: HostConfig.shape.recording_fps,
+  scale: HostConfig.shape.recording_scale,
+  bitrate: HostConfig.shape.recording_bitrate,
+});
+export type RecordVideo = z.infer<typeof RecordVideo>;
+
 /** Messages from the server to an agent. */
 export const ServerToAgent = z.discriminatedUnion('t', [
   z.object({ t: z.literal('config'), config: HostConfig }),
@@ -20,6 +35,7 @@ export const ServerToAgent = z.discriminatedUnion('t', [
   z.object({ t: z.literal('end'), stream: z.number().int().positive() }),
   z.object({ t: z.literal('close'), stream: z.number().int().positive() }),
   z.object({ t: z.literal('ack'), stream: z.number().int().positive(), bytes: z.number().int().positive() }),
+  RecordVideo,
 ]);
 export type ServerToAgent = z.infer<typeof ServerToAgent>;
 

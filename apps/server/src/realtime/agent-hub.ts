@@ -147,6 +147,27 @@ export class AgentHub extends EventEmitter {
     return session.open(port);
   }
 
+  /**
+   * Asks the agent to capture its desktop while this stream lives, when its host's config has
+   * recording_enabled; answers whether it was asked. The video arrives over HTTP, not this socket.
+   */
+  async captureVideo(agentId: string, stream: MuxStream, recordingId: string): Promise<boolean> {
+    const session = this.sessions.get(agentId);
+    if (!session || stream.destroyed) return false;
+    const agent = await this.agents.find(agentId);
+    const config = (agent?.config as HostConfig | null) ?? defaultHostConfig(agent?.os ?? 1);
+    if (!config.recording_enabled) return false;
+    session.send({
+      t: 'record',
+      stream: stream.id,
+      recording_id: recordingId,
+      fps: config.recording_fps,
+      scale: config.recording_scale,
+      bitrate: config.recording_bitrate,
+    });
+    return true;
+  }
+
   /** Disconnects an agent (it was deleted). */
   disconnect(agentId: string, reason: string): void {
     this.sessions.get(agentId)?.ws.close(4001, reason.slice(0, 120));

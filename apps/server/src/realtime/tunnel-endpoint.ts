@@ -26,7 +26,8 @@ function refuse(socket: Duplex, status: number, message: string): void {
  * Relays rdp, generic and agent tunnels: the client (a user with a token, or for agent tunnels an
  * agent with its credential) is checked against the definition before the upgrade; the bytes go
  * through the host's agent to the whitelisted port, and the session is recorded (byte counts and
- * times, never the bytes themselves).
+ * times, never the bytes themselves; for rdp on a host with recording_enabled, the agent's video of
+ * its desktop).
  */
 export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBaseLogger): () => void {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
@@ -111,6 +112,14 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
             };
             pipeline(client, target, () => finish());
             pipeline(target, client, () => finish());
+            // RDP sessions on hosts that record video: the agent captures the desktop while the stream lives.
+            if (definition.type === 'rdp') {
+              s.hub
+                .captureVideo(definition.agentId, target, recording.id)
+                .catch((error: unknown) =>
+                  log.warn({ err: error, recording: recording.id }, 'video capture not asked'),
+                );
+            }
           })
           .catch((error: unknown) => {
             log.error({ err: error }, 'tunnel recording failed to start');

@@ -20,11 +20,14 @@ export function startAgent(options: {
   key?: string;
   hostname: string;
   stateDir?: string;
+  /** More options, such as --capture-source. */
+  args?: string[];
 }): AgentProcess {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gh-agent-'));
   const args = [CLI, '--server', options.server, '--state-dir', stateDir, '--hostname', options.hostname];
   if (options.key) args.push('--key', options.key);
+  args.push(...(options.args ?? []));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));

@@ -1,0 +1,271 @@
+import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER } from '@gatehouse/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
+import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
+import { converse, ffprobe, startTunnel, startXvfb, videoToolsMissing } from './video-fixtures.js';
+
+const missing = videoToolsMissing();
+if (missing) console.warn(`RDP capture tests skipped: ${missing}`);
+
+type Playback = { available: boolean; video_bytes: number; content_type: string | null; live: boolean };
+
+// A real agent captures a real X display (Xvfb) with ffmpeg while `gatehouse tunnel` carries an
+// rdp session through the server to a TCP service; the video is uploaded as it records.
+describe.each(DATABASES)('RDP session video on %s', (kind) => {
+  let server: TestServer;
+  let admin: string;
+  let xvfb: { display: string; stop: () => void } | undefined;
+  let desk: AgentProcess;
+  let other: AgentProcess;
+  let deskId = '';
+  let definitionId = '';
+  const children: ChildProcess[] = [];
+  const echo = net.createServer((s) => s.pipe(s));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-video-'));
+
+  const identity = (agent: AgentProcess) =>
+    JSON.parse(fs.readFileSync(path.join(agent.stateDir, 'identity.json'), 'utf8')) as {
+      id: string;
+      credential: string;
+    };
+  const upload = async (agent: AgentProcess, id: string, offset: number, body: Buffer, final = false) => {
+    const who = identity(agent);
+    const res = await fetch(`${server.url}/api/recording/${id}/video?offset=${offset}${final ? '&final=true' : ''}`, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/octet-stream',
+        [AGENT_ID_HEADER]: who.id,
+        [AGENT_CREDENTIAL_HEADER]: who.credential,
+      },
+      body,
+    });
+    return { status: res.status, body: (await res.json()) as { bytes?: number; message?: string } };
+  };
+  const playback = async (id: string) =>
+    (await server.call<Playback>('GET', `/api/recording/${id}/playback_available`, { token: admin })).body;
+  const latestRdp = async () =>
+    (
+      await server.services.database.query<{ id: string }>(
+        "SELECT id FROM recordings WHERE type = 'rdp' ORDER BY started_on DESC LIMIT 1",
+      )
+    )[0]?.id;
+  /** An rdp session of `ms` through the real tunnel client; answers its recording id. */
+  const session = async (ms: number, during?: () => void) => {
+    const before = await latestRdp();
+    const tunnel = await startTunnel([
+      definitionId,
+      '--server',
+      server.url,
+      '--email',
+      'admin@example.test',
+      '--password',
+      'first-admin-password',
+      '--local-port',
+      '0',
+    ]);
+    children.push(tunnel.child);
+    if (during) setTimeout(during, ms / 2);
+    const talk = await converse(tunnel.port, ms);
+    const id = await eventually(latestRdp, (latest) => latest !== undefined && latest !== before);
+    return { id: id!, talk };
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    admin = await server.login();
+    if (!missing) xvfb = await startXvfb();
+    await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
+    const echoPort = (echo.address() as net.AddressInfo).port;
+    const key = (
+      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'video' } })
+    ).body.key;
+    desk = startAgent({
+      server: server.url,
+      key,
+      hostname: 'desk-01',
+      args: ['--capture-source', xvfb?.display ?? ':0'],
+    });
+    other = startAgent({ server: server.url, key, hostname: 'other-01' });
+    const list = await eventually(
+      async () =>
+        (
+          await server.call<{ agents: { id: string; hostname: string; connected: boolean }[] }>('GET', '/api/agent', {
+            token: admin,
+          })
+        ).body.agents,
+      (a) => a.filter((x) => x.connected).length === 2,
+    );
+    deskId = list.find((a) => a.hostname === 'desk-01')!.id;
+    await server.call('POST', `/api/agent/${deskId}/config`, {
+      token: admin,
+      body: {
+        whitelist: [echoPort],
+        recording_enabled: true,
+        recording_fps: 5,
+        recording_scale: 0.5,
+        loglevel: 'INFO',
+      },
+    });
+    await eventually(
+      async () => fs.readFileSync(path.join(desk.stateDir, 'config.json'), 'utf8'),
+      (text) => text.includes(String(echoPort)),
+    );
+    definitionId = (
+      await server.call<{ definition: { id: string } }>('POST', '/api/tunneldefinition/rdp', {
+        token: admin,
+        body: { name: 'desk', host_id: deskId, port: echoPort },
+      })
+    ).body.definition.id;
+    const users = await server.call<{ users: { id: string; email: string }[] }>('GET', '/api/user', { token: admin });
+    await server.call('PUT', `/api/tunneldefinition/${definitionId}/users`, {
+      token: admin,
+      body: { users: [users.body.users.find((u) => u.email === 'admin@example.test')!.id] },
+    });
+    await server.createUser('vera@example.test', 'vera-password', { permissions: ['list-recording'] });
+    await server.createUser('nora@example.test', 'nora-password', { permissions: ['list-host'] });
+  }, 90_000);
+
+  afterAll(async () => {
+    for (const c of children) c.kill('SIGKILL');
+    desk.child.kill('SIGKILL');
+    other.child.kill('SIGKILL');
+    xvfb?.stop();
+    echo.close();
+    await server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('appends only at the stored offset, from the recording’s own agent, for rdp sessions only', async () => {
+    const start = (type: 'rdp' | 'generic') =>
+      server.services.recordings.start({
+        type,
+        agentId: deskId,
+        hostname: 'desk-01',
+        userId: null,
+        userEmail: 'admin@example.test',
+        definitionId,
+        definitionName: 'desk',
+        width: 80,
+        height: 24,
+      });
+    const rdp = await start('rdp');
+    const generic = await start('generic');
+    try {
+      const first = Buffer.from('first piece ');
+      expect(await upload(desk, rdp.id, 0, first)).toEqual({ status: 200, body: { bytes: first.length } });
+      // The answer was lost and the agent sends the same piece again: acknowledged, not stored twice.
+      expect(await upload(desk, rdp.id, 0, first)).toEqual({ status: 200, body: { bytes: first.length } });
+      const gap = await upload(desk, rdp.id, first.length + 5, Buffer.from('x'));
+      expect(gap.status).toBe(409);
+      expect(gap.body.message).toContain(`offset must be ${first.length}`);
+      expect((await upload(other, rdp.id, first.length, Buffer.from('x'))).status).toBe(403);
+      expect((await upload(desk, generic.id, 0, Buffer.from('x'))).status).toBe(400);
+      const second = Buffer.from('second piece');
+      expect((await upload(desk, rdp.id, first.length, second, true)).body.bytes).toBe(first.length + second.length);
+      expect((await upload(desk, rdp.id, first.length + second.length, Buffer.from('late'))).status).toBe(409);
+      const noAgent = await server.call('PUT', `/api/recording/${rdp.id}/video?offset=0`, {
+        rawBody: 'x',
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+      expect(noAgent.status).toBe(401);
+
+      expect(await playback(rdp.id)).toEqual({
+        available: true,
+        video_bytes: first.length + second.length,
+        content_type: 'video/mp4',
+        live: false,
+      });
+      expect(await playback(generic.id)).toMatchObject({ available: false, video_bytes: 0, content_type: null });
+      const whole = await fetch(`${server.url}/api/recording/${rdp.id}/video`, {
+        headers: { 'authentication-token': admin },
+      });
+      expect(whole.status).toBe(200);
+      expect(await whole.text()).toBe('first piece second piece');
+      const none = await server.call('GET', `/api/recording/${generic.id}/video`, { token: admin });
+      expect(none.status).toBe(404);
+      // list-recording without reach to the host: the session does not exist for them.
+      const vera = await server.login('vera@example.test', 'vera-password');
+      expect((await server.call('GET', `/api/recording/${rdp.id}/video`, { token: vera })).status).toBe(404);
+      expect((await server.call('GET', `/api/recording/${rdp.id}/playback_available`, { token: vera })).status).toBe(
+        404,
+      );
+      const nora = await server.login('nora@example.test', 'nora-password');
+      expect((await server.call('GET', `/api/recording/${rdp.id}/video`, { token: nora })).status).toBe(403);
+    } finally {
+      await server.services.recordings.finish(rdp, 'closed');
+      await server.services.recordings.finish(generic, 'closed');
+    }
+  });
+
+  it.skipIf(missing)(
+    'records the desktop of an rdp session as it runs and serves it with ranges',
+    async () => {
+      const { id, talk } = await session(3000);
+      expect(talk.received).toBe(talk.sent);
+      expect(talk.sent.length).toBeGreaterThan(100);
+      const done = await eventually(
+        () => playback(id),
+        (p) => p.available && !p.live,
+        20_000,
+      ).catch((error: Error) => Promise.reject(new Error(`${error.message}\nagent: ${desk.output()}`)));
+      expect(done).toMatchObject({ available: true, content_type: 'video/mp4', live: false });
+      const row = (await server.services.repositories.recordings.find(id))!;
+      expect(row.hasVideo).toBe(true);
+      expect(row.endedOn).not.toBeNull();
+      const ranged = await fetch(`${server.url}/api/recording/${id}/video`, {
+        headers: { 'authentication-token': admin, range: 'bytes=0-99' },
+      });
+      expect(ranged.status).toBe(206);
+      expect(ranged.headers.get('content-range')).toBe(`bytes 0-99/${done.video_bytes}`);
+      const head = Buffer.from(await ranged.arrayBuffer());
+      expect(head.length).toBe(100);
+      expect(head.subarray(4, 8).toString()).toBe('ftyp');
+      const download = await fetch(`${server.url}/api/recording/${id}/video?download=true`, {
+        headers: { 'authentication-token': admin },
+      });
+      expect(download.status).toBe(200);
+      expect(download.headers.get('content-disposition')).toBe(`attachment; filename="session-${id}.mp4"`);
+      const file = path.join(tmp, `${id}.mp4`);
+      fs.writeFileSync(file, Buffer.from(await download.arrayBuffer()));
+      expect(fs.statSync(file).size).toBe(done.video_bytes);
+      const probe = await ffprobe(file);
+      const sessionSeconds = (row.endedOn!.getTime() - row.startedOn.getTime()) / 1000;
+      expect(probe).toMatchObject({ codec: 'h264', width: 320, height: 240 });
+      const off = Math.abs(probe.duration - sessionSeconds);
+      expect(off, `video ${probe.duration} s, session ${sessionSeconds} s`).toBeLessThanOrEqual(1.5);
+    },
+    60_000,
+  );
+
+  it.skipIf(missing)(
+    'keeps a playable video up to the last upload when the agent is killed mid-session',
+    async () => {
+      const { id } = await session(8000, () => desk.child.kill('SIGKILL'));
+      await desk.exited;
+      const partial = await eventually(
+        () => playback(id),
+        (p) => p.available,
+        20_000,
+      ).catch((error: Error) => Promise.reject(new Error(`${error.message}\nagent: ${desk.output()}`)));
+      expect(partial.video_bytes).toBeGreaterThan(0);
+      const row = (await server.services.repositories.recordings.find(id))!;
+      expect(row.videoFinal).toBe(false);
+      const download = await fetch(`${server.url}/api/recording/${id}/video`, {
+        headers: { 'authentication-token': admin },
+      });
+      const file = path.join(tmp, `${id}-partial.mp4`);
+      fs.writeFileSync(file, Buffer.from(await download.arrayBuffer()));
+      const probe = await ffprobe(file);
+      expect(probe.codec).toBe('h264');
+      // Killed 4 s in (ffmpeg needs about a second to start): what went up before plays.
+      expect(probe.duration).toBeGreaterThan(0.4);
+      expect(probe.duration).toBeLessThan(4.5);
+    },
+    60_000,
+  );
+});
