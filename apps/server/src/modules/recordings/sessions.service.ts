@@ -244,10 +244,12 @@ export class SessionsService {
     if (hostId && row.agentId && hostId !== row.agentId)
       throw new HttpError(400, 'The host-id header names another host than the session’s.');
     if (row.endedOn) throw new HttpError(409, 'The session has ended already.');
-    const live = this.recordings.find(id);
-    if (!live?.terminate)
-      throw new HttpError(409, 'The session runs on another server instance or is ending; try again in a moment.');
-    live.terminate(principal.email);
+    // The session may live on another instance: requestTerminate reaches it through Redis.
+    if (!(await this.recordings.requestTerminate(id, principal.email)))
+      throw new HttpError(
+        409,
+        'No server instance holds this session now (it is ending, or its server stopped); try again in a moment.',
+      );
     return { message: 'Session terminated' };
   }
 }
