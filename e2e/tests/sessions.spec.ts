@@ -96,10 +96,12 @@ test.describe('sessions', () => {
   test('a finished session downloads as asciicast v2 and verifies intact', async ({ page }) => {
     const run = await gw.ssh('echo download-marker-$((6*7))').done;
     expect(run.stdout).toContain('download-marker-42');
-    await signIn(page, ACCOUNTS.admin, `/recordings?q=${gw.hostname}`);
-    const row = userRow(page).filter({ hasText: 'Finished' }).first();
-    await expect(row).toBeVisible();
-    await row.locator('[data-field="hostname"]').click();
+    await signIn(page, ACCOUNTS.admin, '/recordings');
+    await page.goto(`/#/recordings?q=${gw.hostname}`);
+    // Newest first: the session just made, once the gateway has finished its recording.
+    const row = userRow(page).first();
+    await expect(cell(row, 'status')).toHaveText('Finished', { timeout: 15_000 });
+    await cell(row, 'hostname').click();
     const detail = page.getByRole('dialog', { name: 'Session detail' });
     await expect(detail.getByText('Yes', { exact: true })).toBeVisible({ timeout: 15_000 });
     const download = page.waitForEvent('download');
@@ -181,9 +183,11 @@ test.describe('sessions', () => {
       await page.evaluate((locale) => localStorage.setItem('locale', locale), language);
       await page.goto(`/?theme_mode=${mode}#/recordings`);
       await expect(page.locator('html')).toHaveAttribute('dir', language === 'ar' ? 'rtl' : 'ltr');
-      await expect(grid(page).locator('.MuiDataGrid-row').first()).toBeVisible();
+      // The grid's name is in the console's language: find it by role alone.
+      const list = page.getByRole('grid');
+      await expect(list.locator('.MuiDataGrid-row').first()).toBeVisible();
       await page.screenshot({ path: `${SCREENS}/sessions-list-${language}-${mode}-${width}.png` });
-      await grid(page).locator('.MuiDataGrid-row [data-field="hostname"]').first().click();
+      await list.locator('.MuiDataGrid-row [data-field="status"]').first().click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await page.screenshot({ path: `${SCREENS}/sessions-detail-${language}-${mode}-${width}.png` });
       await page.keyboard.press('Escape');
