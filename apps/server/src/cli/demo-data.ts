@@ -1,6 +1,7 @@
 import type { Permission } from '@gatehouse/contracts';
 import type { Services } from '../services.js';
 import { seedInfrastructure } from './demo-infrastructure.js';
+import { type DemoRecordingOptions, seedRecordings } from './demo-recordings.js';
 
 /** The password every demo account gets; printed by the command, never used outside demos. */
 export const DEMO_PASSWORD = 'Gatehouse-demo-1';
@@ -31,8 +32,11 @@ const DEMO_USERS: { email: string; name: string; roles: string[] }[] = [
   { email: 'grace.kim@demo.gatehouse.test', name: 'Grace Kim', roles: ['user'] },
 ];
 
-/** Creates the demo roles and users that are missing; safe to run again. Returns lines to print. */
-export async function seedDemo(services: Services): Promise<string[]> {
+/**
+ * Creates the demo roles, users, infrastructure and, when `recordings` is given, recorded sessions
+ * that are missing; safe to run again. Returns lines to print.
+ */
+export async function seedDemo(services: Services, recordings?: DemoRecordingOptions): Promise<string[]> {
   const { roles, users } = services.repositories;
   for (const [name, permissions] of Object.entries(DEMO_ROLES)) await roles.ensure(name, permissions, false);
   const created: string[] = [];
@@ -45,8 +49,10 @@ export async function seedDemo(services: Services): Promise<string[]> {
     created.push(person.email);
   }
   const infrastructure = await seedInfrastructure(services);
+  const sessions = recordings ? await seedRecordings(services, recordings) : [];
   return [
     ...infrastructure,
+    ...sessions,
     `Demo roles: ${Object.keys(DEMO_ROLES).join(', ')}.`,
     created.length > 0 ? `Demo users created: ${created.length}.` : 'Demo users were already there.',
     ...DEMO_USERS.map((u) => `  ${u.email.padEnd(36)} ${u.roles.join(', ')}`),

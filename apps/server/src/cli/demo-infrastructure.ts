@@ -53,11 +53,16 @@ export async function seedInfrastructure(s: Services): Promise<string[]> {
   const web = known.get('web-01.prod');
   const win = known.get('win-desktop-07');
   const db = known.get('db-01.prod');
-  if (web && win && db) {
+  const web2 = known.get('web-02.prod');
+  const mac = known.get('mac-build-02');
+  if (web && win && db && web2 && mac) {
     const all = await s.tunnels.listAll();
     const names = new Set([...all.ssh, ...all.rdp, ...all.generic, ...all.agent].map((d) => d.name));
     const wanted: [Parameters<Services['tunnels']['create']>[0], Parameters<Services['tunnels']['create']>[1]][] = [
       ['ssh', { name: 'web-01 deploy shell', host_id: web, ssh_login: 'deploy', group: 'Platform' }],
+      ['ssh', { name: 'web-02 ops shell', host_id: web2, ssh_login: 'ops', group: 'On-call' }],
+      ['ssh', { name: 'db-01 admin shell', host_id: db, ssh_login: 'dba', group: 'Database admins' }],
+      ['ssh', { name: 'mac-build-02 shell', host_id: mac, ssh_login: 'builder', group: 'Platform' }],
       ['rdp', { name: 'Design workstation', host_id: win, group: 'Contractors' }],
       ['generic', { name: 'Orders database', host_id: db, port: 5432, group: 'Database admins' }],
       ['agent', { name: 'Backups to db-01', host_id: db, port: 5432 }],

@@ -1,4 +1,4 @@
-import { createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { type KeyObject, createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 
 /** The start of every chain: a recording's id hashed, so chains of two recordings never match. */
 export function chainStart(recordingId: string): string {
@@ -33,9 +33,9 @@ function canonical(body: ManifestBody): Buffer {
   return Buffer.from(JSON.stringify(ordered));
 }
 
-/** Signs a manifest with the server's Ed25519 key (PKCS#8 PEM). */
-export function signManifest(body: ManifestBody, privateKeyPem: string): SignedManifest {
-  const key = createPrivateKey(privateKeyPem);
+/** Signs a manifest with the server's Ed25519 key (PKCS#8 PEM, or parsed once by a caller signing many). */
+export function signManifest(body: ManifestBody, privateKey: string | KeyObject): SignedManifest {
+  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
   const signature = sign(null, canonical(body), key).toString('base64');
   const publicKey = createPublicKey(key).export({ type: 'spki', format: 'pem' }).toString();
   return { ...body, signature, public_key: publicKey };

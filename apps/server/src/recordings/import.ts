@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { type KeyObject, createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { CastEvent } from '@gatehouse/contracts';
 import { type ManifestBody, type SignedManifest, chainNext, chainStart, signManifest } from './chain.js';
@@ -75,7 +75,7 @@ export async function writeRecording(
   id: string,
   header: ImportHeader,
   chunks: readonly (readonly CastEvent[])[],
-  signingKey: string | undefined,
+  signingKey: string | KeyObject | undefined,
   end?: ImportEnd,
 ): Promise<WrittenRecording> {
   const head = headerLine(header);
