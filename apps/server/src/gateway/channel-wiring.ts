@@ -16,6 +16,7 @@ export interface Wiring {
  * and no output is lost.
  */
 export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder, captureInput, touch }: Wiring): void {
+  touch(); // setting the session up took time, but none of it was the user's idleness
   const holds = new Set<string>();
   const hold = (why: string) => {
     holds.add(why);
@@ -48,11 +49,27 @@ export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder
     if (captureInput) recorder?.input(data);
   });
   user.pipe(host);
+  // Ending the user's channel sends EOF and CLOSE (ssh2 does both for a server channel), after
+  // which no exit status can follow; sshd may send its EOF before the exit status, so the user's
+  // side ends only once both are known (or the host's channel closed without a status).
+  let exited = false;
+  let ended = false;
+  const endWhenDone = () => {
+    if (exited && ended) user.end();
+  };
   host.on('exit', (code: number | null, signal?: string) => {
     if (signal) user.exit(signal.replace(/^SIG/, ''), false, '');
     else user.exit(code ?? 0);
+    exited = true;
+    endWhenDone();
   });
-  host.on('end', () => user.end());
-  host.on('close', () => user.close());
+  host.on('end', () => {
+    ended = true;
+    endWhenDone();
+  });
+  host.on('close', () => {
+    exited = ended = true;
+    endWhenDone();
+  });
   user.on('close', () => host.close());
 }
