@@ -9,6 +9,7 @@ import { agentHandlers } from './modules/agents/agents.routes.js';
 import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
+import { licenseHandlers } from './modules/license/license.routes.js';
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
 import { installVideoUpload, videoHandlers } from './modules/recordings/video.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
@@ -73,6 +74,7 @@ export async function buildApp(
     ...tunnelHandlers(services),
     ...recordingHandlers(services),
     ...videoHandlers(services),
+    ...licenseHandlers(services),
   };
   bindRoutes(app, handlers, services.gatekeeper);
   await installConsole(app, config.webDir);

@@ -33,6 +33,8 @@ const EnvSchema = z.object({
   GATEHOUSE_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   GATEHOUSE_SECRET_KEY: optionalText,
   GATEHOUSE_SSH_PORT: port.default(2222),
+  GATEHOUSE_TLS_PORT: z.preprocess((v) => (v === '' ? undefined : v), port.optional()),
+  GATEHOUSE_DEV_LICENSES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   GATEHOUSE_SSH_HOST: optionalText,
   REDIS_URL: optionalText.pipe(
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
@@ -64,6 +66,10 @@ export interface Config {
   redisUrl: string | undefined;
   /** How people reach the console, for links in mail; unset means http://HOST:PORT. */
   publicUrl: string | undefined;
+  /** Port of HTTPS with the ingress certificate (0: any free port); unset serves no HTTPS. */
+  tlsPort: number | undefined;
+  /** Accept licences signed with the development key (tests and demos only). */
+  devLicenses: boolean;
 }
 
 /** Thrown when the environment is invalid; its message lists every problem. */
@@ -94,5 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     sshPort: e.GATEHOUSE_SSH_PORT,
     sshHost: e.GATEHOUSE_SSH_HOST ?? e.HOST,
     publicUrl: e.GATEHOUSE_PUBLIC_URL?.replace(/\/+$/, ''),
+    tlsPort: e.GATEHOUSE_TLS_PORT,
+    devLicenses: e.GATEHOUSE_DEV_LICENSES === 'true',
   };
 }

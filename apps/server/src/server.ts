@@ -9,6 +9,7 @@ import { createLogger } from './lib/logger.js';
 import { loadSecretKey } from './lib/secret-box.js';
 import type { FirstAdminOutcome } from './modules/users/users.service.js';
 import { SshGateway } from './gateway/ssh-gateway.js';
+import { HttpsListener } from './modules/tls/https-listener.js';
 import { attachConsoleSockets } from './realtime/console-sockets.js';
 import { attachTunnelEndpoint } from './realtime/tunnel-endpoint.js';
 import { type Services, createServices } from './services.js';
@@ -21,6 +22,8 @@ export interface RunningServer {
   firstAdmin: FirstAdminOutcome;
   /** The port of the SSH gateway. */
   sshPort: number;
+  /** HTTPS with the ingress certificate, when GATEHOUSE_TLS_PORT is set. */
+  https: HttpsListener | undefined;
   /** socket.io for open consoles. */
   io: Awaited<ReturnType<typeof attachConsoleSockets>>['io'];
   close(): Promise<void>;
@@ -52,6 +55,8 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
     secretKey: loadSecretKey(config.secretKey, config.dataDir),
     defaultPublicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
     log: createLogger(config.logLevel),
+    devLicenses: config.devLicenses,
+    httpsPort: config.tlsPort,
   });
   await services.usersService.ensureBuiltinRoles();
   return { database, services, releaseLock };
@@ -117,6 +122,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  const https =
+    config.tlsPort === undefined
+      ? undefined
+      : new HttpsListener(app.server, services.ingressTls, config.tlsPort, config.host, services.log);
+  if (https) services.ingressTls.onSaved = () => https.refresh();
+  await https?.start();
   const purge = setInterval(() => {
     services.repositories.tokens.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'token purge failed'));
   }, 3_600_000);
@@ -128,7 +139,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     firstAdmin,
     io: sockets.io,
     sshPort,
+    https,
     async close() {
+      await https?.close();
       clearInterval(purge);
       clearInterval(sweep);
       await gateway.close();

@@ -16,6 +16,9 @@ import { LoginGuardRepository } from './modules/auth/login-guard.repository.js';
 import { TokensRepository } from './modules/auth/tokens.repository.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
 import { GroupsService } from './modules/groups/groups.service.js';
+import { LicenseService } from './modules/license/license.service.js';
+import { IngressTlsService } from './modules/tls/ingress-tls.service.js';
+import { VersionsService } from './modules/versions/versions.service.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
@@ -52,6 +55,10 @@ export interface ServiceOptions {
   secretKey: Buffer;
   defaultPublicUrl: string;
   log: FastifyBaseLogger;
+  /** Accept development-signed licences. */
+  devLicenses?: boolean;
+  /** Where HTTPS is served, for the certificate's description. */
+  httpsPort?: number;
 }
 
 /** Wires repositories and services; the HTTP layer, the demo seeder and tests all use this. */
@@ -86,6 +93,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     options.log,
   );
   const mediaTickets = new MediaTickets(options.secretKey);
+  const license = new LicenseService(settingsRepository, agents, options.devLicenses ?? false);
   const sessions = new SessionsService(recordingsRepository, recordings, groups, tunnels);
   const gatekeeper: Gatekeeper = {
     auth,
@@ -104,6 +112,9 @@ export function createServices(database: Database, options: ServiceOptions) {
     log: options.log,
     mediaTickets,
     gatekeeper,
+    license,
+    ingressTls: new IngressTlsService(settingsRepository, box, options.httpsPort),
+    versions: new VersionsService(settingsRepository, agents),
     hub,
     box,
     gatewayKeys,
@@ -147,7 +158,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     groups: new GroupsService(groups, usersAdmin),
     apiKeys: new ApiKeysService(apiKeys),
     sshKeys: new SshKeysService(sshKeys),
-    agents: new AgentsService(agents, apiKeys, guard, hub, options.loginRatePerMinute),
+    agents: new AgentsService(agents, apiKeys, guard, hub, options.loginRatePerMinute, license),
     tunnels: new TunnelsService(tunnels, agents, groups, usersAdmin, box),
     sessions,
     dashboard: new DashboardService(db, recordingsRepository, agents, sessions),

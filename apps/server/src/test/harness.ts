@@ -33,6 +33,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     redisUrl: undefined,
     sshPort: 0,
     sshHost: '127.0.0.1',
+    tlsPort: undefined,
+    devLicenses: true,
     ...overrides,
   };
 }

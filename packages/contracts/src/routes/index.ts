@@ -3,6 +3,7 @@ import * as agents from './agents.js';
 import * as apikeys from './apikeys.js';
 import * as auth from './auth.js';
 import * as groups from './groups.js';
+import * as license from './license.js';
 import * as recordings from './recordings.js';
 import * as roles from './roles.js';
 import * as settings from './settings.js';
@@ -83,6 +84,12 @@ export const routes = {
   uploadRecordingVideo: recordings.uploadRecordingVideo,
   getDashboard: recordings.getDashboard,
   terminateTunnel: recordings.terminateTunnel,
+  getLicense: license.getLicense,
+  saveLicense: license.saveLicense,
+  getIngressTls: license.getIngressTls,
+  saveIngressTls: license.saveIngressTls,
+  getVersions: license.getVersions,
+  saveVersion: license.saveVersion,
 } as const satisfies Record<string, RouteContract>;
 
 export type Routes = typeof routes;
@@ -96,6 +103,7 @@ export * from './apikeys.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './groups.js';
+export * from './license.js';
 export * from './recordings.js';
 export * from './roles.js';
 export * from './settings.js';

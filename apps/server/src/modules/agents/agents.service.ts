@@ -37,6 +37,7 @@ export class AgentsService {
     private readonly guard: LoginGuardRepository,
     private readonly hub: AgentHub,
     private readonly ratePerMinute: number,
+    private readonly license: { agentLimit(): Promise<number | undefined> },
   ) {}
 
   /** Every agent. */
@@ -83,6 +84,13 @@ export class AgentsService {
       throw new HttpError(
         401,
         'The registration key is not valid: it is wrong or was deleted. Generate a new one in the console (Keys).',
+      );
+    }
+    const limit = await this.license.agentLimit();
+    if (limit !== undefined && (await this.agents.counts()).total >= limit) {
+      throw new HttpError(
+        403,
+        `The licence allows ${limit} agents and all are enrolled. Delete a host you no longer use, or install a licence for more.`,
       );
     }
     await this.keys.touch(key.uuid);
