@@ -190,6 +190,21 @@ describe.each(DATABASES)('RDP session video on %s', (kind) => {
       const second = Buffer.from('second piece');
       expect((await upload(desk, rdp.id, first.length, second, true)).body.bytes).toBe(first.length + second.length);
       expect((await upload(desk, rdp.id, first.length + second.length, Buffer.from('late'))).status).toBe(409);
+      // 8 MiB a piece on this route; every other route keeps its 1 MiB limit for raw bytes too.
+      const tooBig = await upload(desk, rdp.id, 0, Buffer.alloc(8 * 1024 * 1024 + 1));
+      expect(tooBig.status).toBe(413);
+      const bulky = await fetch(`${server.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: Buffer.alloc(2 * 1024 * 1024),
+      });
+      expect(bulky.status).toBe(413);
+      const bytesToJson = await fetch(`${server.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: Buffer.from('{}'),
+      });
+      expect(bytesToJson.status).toBe(400);
       const noAgent = await server.call('PUT', `/api/recording/${rdp.id}/video?offset=0`, {
         rawBody: 'x',
         headers: { 'content-type': 'application/octet-stream' },
