@@ -5,9 +5,12 @@ import { startServer } from '../apps/server/dist/server.js';
 
 export const ADMIN = { email: 'bench@example.test', password: 'bench-password-1' };
 
-/** Starts the server with its data in `dataDir`; answers it, its database and `call(method, url, token, body)`. */
-export async function startBenchServer(dataDir) {
-  const database = await openDatabase({});
+/**
+ * Starts the server with its data in `dataDir` (on `options.database` when given, serving the console
+ * from `options.webDir` when given); answers it, its database and `call(method, url, token, body)`.
+ */
+export async function startBenchServer(dataDir, options = {}) {
+  const database = options.database ?? (await openDatabase({}));
   const server = await startServer(
     {
       port: 0,
@@ -19,7 +22,7 @@ export async function startBenchServer(dataDir) {
       logLevel: 'silent',
       loginRateLimitPerMinute: 100000,
       buildTag: 'bench',
-      webDir: undefined,
+      webDir: options.webDir,
       trustProxy: false,
       secretKey: undefined,
       redisUrl: undefined,

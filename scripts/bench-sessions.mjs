@@ -1,0 +1,191 @@
+// `npm run bench` (sessions part): the session list at 1,000,000 recordings in PostgreSQL, through
+// the built server over HTTP, and the sessions screen in Debian's Chromium on that data. Prints
+// percentiles and ratios to the targets (150 ms a page at p95; the screen usable within 1.5 s).
+// Run after `npm run build`. DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) gets a
+// fresh schema, dropped at the end (kept with BENCH_KEEP_SCHEMA=1, to EXPLAIN queries on it).
+// BENCH_RECORDINGS changes the row count.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { openDatabase } from '../apps/server/dist/db/client.js';
+import { ADMIN, startBenchServer } from './bench-server.mjs';
+
+const URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const ROWS = Number(process.env.BENCH_RECORDINGS ?? 1_000_000);
+const HOSTS = 200;
+const RUNS = 40;
+const SCREEN_RUNS = 7;
+const CHROMIUM = '/usr/bin/chromium';
+
+const percentile = (values, p) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+};
+const ms = (v) => `${v.toFixed(1)} ms`;
+const report = (name, samples, targetMs) => {
+  const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(samples, p));
+  const ratio = targetMs ? `  p95/target ${(p95 / targetMs).toFixed(3)} (target ${targetMs} ms)` : '';
+  console.log(`${name.padEnd(58)} n=${samples.length}  p50 ${ms(p50)}  p95 ${ms(p95)}  p99 ${ms(p99)}${ratio}`);
+};
+
+/** Hosts, then the recordings in slices of 100,000 (one INSERT … SELECT generate_series each). */
+async function fill(database) {
+  await database.query(
+    `INSERT INTO agents (hostname, os, created_at)
+     SELECT 'host-' || lpad(i::text, 3, '0') || '.bench', CASE WHEN i % 10 = 0 THEN 2 ELSE 1 END, now() - interval '400 days'
+     FROM generate_series(0, ${HOSTS - 1}) AS i`,
+  );
+  const slice = 100_000;
+  const began = performance.now();
+  for (let from = 0; from < ROWS; from += slice) {
+    // Mostly ssh over the last year; 1 in 1,000 live (started in the last two days); every host,
+    // 500 users and 300 tunnel names spread by multiplicative hashing of the row number.
+    await database.query(
+      `WITH hosts AS (SELECT id, hostname, (row_number() OVER (ORDER BY hostname) - 1)::int AS n FROM agents WHERE hostname LIKE 'host-%.bench'),
+       rows AS (
+         SELECT i,
+           CASE WHEN i % 50 = 0 THEN 'rdp' WHEN i % 97 = 0 THEN 'generic' WHEN i % 193 = 0 THEN 'agent' ELSE 'ssh' END AS type,
+           i % 1000 = 7 AS live,
+           ((i * 2654435761) % ${HOSTS})::int AS host
+         FROM generate_series($1::bigint, $2::bigint) AS i
+       ),
+       timed AS (
+         SELECT rows.*, CASE WHEN live THEN now() - random() * interval '2 days' ELSE now() - random() * interval '365 days' END AS started
+         FROM rows
+       )
+       INSERT INTO recordings (type, agent_id, hostname, user_email, definition_name, started_on, ended_on, last_flush_at,
+                               has_video, video_bytes, video_final, width, height, storage_path, bytes, chunks, end_reason)
+       SELECT t.type, h.id, h.hostname, 'user' || ((t.i * 7919) % 500) || '@bench.example', 'tunnel-' || ((t.i * 31) % 300),
+              t.started,
+              CASE WHEN t.live THEN NULL ELSE t.started + interval '1 second' * (10 + power(random(), 3) * 14400) END,
+              CASE WHEN t.live THEN now() + interval '1 day' ELSE t.started END,
+              t.type = 'rdp', CASE WHEN t.type = 'rdp' THEN 250000 ELSE 0 END, t.type = 'rdp' AND NOT t.live, 120, 40,
+              '/nonexistent/' || t.i || '.cast', 4000 + (t.i % 9000), 10 + (t.i % 90),
+              CASE WHEN t.live THEN NULL ELSE 'client-closed' END
+       FROM timed t JOIN hosts h ON h.n = t.host`,
+      [from + 1, Math.min(ROWS, from + slice)],
+    );
+    const done = Math.min(ROWS, from + slice);
+    const rate = done / ((performance.now() - began) / 1000);
+    process.stdout.write(`\rrecordings inserted: ${done} (${Math.round(rate)}/s)${done === ROWS ? '\n' : ''}`);
+  }
+  await database.exec('ANALYZE recordings; ANALYZE agents');
+}
+
+/** Times calls of one URL after two warm-up calls (10 runs when a call takes seconds); fails on an answer that is not 200. */
+async function timeCalls(base, token, url, runs = RUNS) {
+  const samples = [];
+  for (let i = 0; i < runs + 2; i += 1) {
+    const start = performance.now();
+    const res = await fetch(`${base}${url}`, { headers: { 'authentication-token': token } });
+    const body = await res.json();
+    const elapsed = performance.now() - start;
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}: ${JSON.stringify(body).slice(0, 300)}`);
+    if (i >= 2) samples.push(elapsed);
+    else if (elapsed > 1000) runs = Math.min(runs, 10);
+    if (i === 0 && Array.isArray(body.recordings) && body.recordings.length === 0 && !url.includes('zz-'))
+      throw new Error(`${url} found no recordings`);
+  }
+  return samples;
+}
+
+/** Sessions screen: a new browser context each run (nothing cached), the token stored, #/recordings opened. */
+async function screenTimes(base) {
+  if (!fs.existsSync(CHROMIUM)) {
+    console.log(`sessions screen: skipped, ${CHROMIUM} is missing (scripts/ensure-chromium.sh installs it)`);
+    return undefined;
+  }
+  const { chromium } = await import('@playwright/test');
+  const browser = await chromium.launch({ executablePath: CHROMIUM });
+  try {
+    const signIn = await browser.newPage();
+    await signIn.goto(`${base}/#/signin`);
+    await signIn.getByLabel(/email/i).fill(ADMIN.email);
+    await signIn.getByLabel(/^password/i).fill(ADMIN.password);
+    await signIn.getByRole('button', { name: /sign in/i }).click();
+    await signIn.locator('.MuiDataGrid-row[data-id]').first().waitFor({ timeout: 30_000 });
+    const state = await signIn.context().storageState();
+    await signIn.close();
+    const samples = [];
+    for (let i = 0; i < SCREEN_RUNS + 1; i += 1) {
+      const context = await browser.newContext({ storageState: state, viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      const start = performance.now();
+      await page.goto(`${base}/#/recordings`);
+      const row = page.locator('.MuiDataGrid-row[data-id]').first();
+      await row.waitFor({ state: 'visible', timeout: 30_000 });
+      const elapsed = performance.now() - start;
+      // Usable: the first row answers a click with its detail panel.
+      await row.click();
+      await page.getByRole('dialog').or(page.locator('.MuiDrawer-paper')).first().waitFor({ timeout: 10_000 });
+      if (i > 0) samples.push(elapsed);
+      await context.close();
+    }
+    return samples;
+  } finally {
+    await browser.close();
+  }
+}
+
+const schema = `bench_sessions_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: URL });
+await admin.connect();
+await admin.query(`CREATE SCHEMA ${schema}`);
+const database = await openDatabase({ url: URL, searchPath: schema });
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-sessions-'));
+const webDir = path.resolve('apps/web/dist');
+const hasConsole = fs.existsSync(path.join(webDir, 'index.html'));
+const { server, call } = await startBenchServer(dataDir, { database, webDir: hasConsole ? webDir : undefined });
+try {
+  const load = () =>
+    os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ');
+  console.log(`Sessions at ${ROWS.toLocaleString('en')} recordings (PostgreSQL schema ${schema}, ${HOSTS} hosts)`);
+  console.log(`${os.cpus().length} cores, load average ${load()}`);
+  await fill(database);
+  const token = (await call('POST', '/api/login', undefined, ADMIN)).response.user.authentication_token;
+  const base = server.url;
+  const [host] = await database.query(`SELECT id FROM agents WHERE hostname = 'host-042.bench'`);
+  const first = await call('GET', '/api/recording?limit=50', token);
+  const cursor = encodeURIComponent(first.next_cursor);
+  const day = 86_400_000;
+  const weekStart = new Date(Date.now() - 60 * day).toISOString();
+  const weekEnd = new Date(Date.now() - 53 * day).toISOString();
+  const pages = [
+    ['first page (limit 50)', '/api/recording?limit=50'],
+    ['second page (cursor)', `/api/recording?limit=50&cursor=${cursor}`],
+    ['type=rdp', '/api/recording?limit=50&type=rdp'],
+    ['type=agent (0.5%)', '/api/recording?limit=50&type=agent'],
+    ['live=true', '/api/recording?limit=50&live=true'],
+    ['LongRunning (live, 24 h, since 2001)', '/api/recording?limit=50&live=true&min_duration=86400&start=2001-01-01'],
+    ['host=<one of 200>', `/api/recording?limit=50&host=${host.id}`],
+    ['user=<one of 500>', '/api/recording?limit=50&user=user123@bench.example'],
+    ['q=host-042 (text)', '/api/recording?limit=50&q=host-042'],
+    ['q=user123@ (text)', '/api/recording?limit=50&q=user123@'],
+    ['q=zz-nothing (text, no match)', '/api/recording?limit=50&q=zz-nothing'],
+    ['time window (one week, 60 days ago)', `/api/recording?limit=50&start=${weekStart}&end=${weekEnd}`],
+    ['sort=hostname asc', '/api/recording?limit=50&sort=hostname&order=asc'],
+    ['spec call (no paging: limit 1000)', '/api/recording'],
+  ];
+  for (const [name, url] of pages) report(`GET /api/recording ${name}`, await timeCalls(base, token, url), 150);
+  report('GET /api/agent/dashboard (30 days)', await timeCalls(base, token, '/api/agent/dashboard', 10));
+  if (hasConsole) {
+    const screen = await screenTimes(base);
+    if (screen) report('sessions screen: open to first row visible', screen, 1500);
+    console.log(`load average at the end ${load()}`);
+  } else {
+    console.log('sessions screen: skipped, apps/web/dist is missing (npm run build)');
+  }
+} finally {
+  await server.close();
+  await database.close();
+  if (process.env.BENCH_KEEP_SCHEMA === '1')
+    console.log(`kept schema ${schema}: DROP SCHEMA ${schema} CASCADE when done`);
+  else await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+  await admin.end();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
