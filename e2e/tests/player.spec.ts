@@ -66,7 +66,8 @@ test.describe('session players', () => {
     const id = await liveSessionId(request);
     const mark = Date.now().toString(36);
 
-    await signIn(page, ACCOUNTS.admin, `/recordings/${id}`);
+    await signIn(page, ACCOUNTS.admin);
+    await page.goto(`/#/recordings/${id}`);
     await expect(page.getByRole('heading', { level: 1, name: `Session on ${gw.hostname}` })).toBeVisible();
     await expect(page.getByTestId('recording-facts')).toContainText(gw.user.email);
     await expect(page.getByTestId('live-status')).toHaveAttribute('data-status', 'live');
@@ -150,7 +151,8 @@ test.describe('session players', () => {
     page.on('response', (response) => {
       if (/\/cast/.test(response.url())) bytes.push(Number(response.headers()['content-length'] ?? 0));
     });
-    await signIn(page, ACCOUNTS.admin, `/recordings/${long?.id ?? ''}`);
+    await signIn(page, ACCOUNTS.admin);
+    await page.goto(`/#/recordings/${long?.id ?? ''}`);
     const player = page.getByTestId('replay-player');
     await expect(player.getByRole('button', { name: 'Play', exact: true })).toBeEnabled({ timeout: 15_000 });
     await expect(page.getByTestId('replay-time')).toHaveText(/^0:00 \/ (2[4-9]|[3-9]\d):\d\d:\d\d$/);

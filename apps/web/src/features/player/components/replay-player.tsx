@@ -31,7 +31,7 @@ const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const [frameRef, host] = useTerminalHost(recording.width ?? 80, recording.height ?? 24);
+  const [frameRef, host] = useTerminalHost(recording.width || 80, recording.height || 24);
   const { engine, state } = useReplay(recording.id, host, recording.ended_on === null);
 
   const onKeyDown = (event: KeyboardEvent) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CastStreamParser, parseEventLine, parseHeader, splitHeader } from './cast-stream';
+import { CastStreamParser, headerSize, parseEventLine, parseHeader, splitHeader } from './cast-stream';
 
 const encoder = new TextEncoder();
 const header = '{"version":2,"width":80,"height":24,"timestamp":1700000000}\n';
@@ -67,6 +67,11 @@ describe('cast stream parsing', () => {
     const parser = new CastStreamParser(eventsStart + 3, true);
     const events = parser.push(file.subarray(eventsStart + 3));
     expect(events.map((e) => e.t)).toEqual([1.25, 2, 3.5]);
+  });
+
+  it('draws at 80×24 when the client sent no terminal size', () => {
+    expect(headerSize(parseHeader('{"version":2,"width":0,"height":0}'))).toEqual({ cols: 80, rows: 24 });
+    expect(headerSize(parseHeader('{"version":2,"width":132,"height":43}'))).toEqual({ cols: 132, rows: 43 });
   });
 
   it('skips lines that are not events and rejects files that are not asciicast v2', () => {

@@ -38,6 +38,12 @@ export function parseHeader(line: string): CastHeader {
   return header as CastHeader;
 }
 
+/** The size to draw at: the header's, or 80×24 when a client sent none (ssh -tt without a terminal says 0×0). */
+export function headerSize(header: CastHeader): { cols: number; rows: number } {
+  const sane = (value: number, fallback: number) => (value > 0 && value <= 2000 ? value : fallback);
+  return { cols: sane(header.width, 80), rows: sane(header.height, 24) };
+}
+
 /** One event line as [t, type, data]; null for a line that is not one (skipped, not fatal). */
 export function parseEventLine(line: string): CastEvent | null {
   if (line.trim() === '') return null;

@@ -1,5 +1,5 @@
 import { CastReader, type RangeFetcher, WINDOW_BYTES } from './cast-reader';
-import { type CastHeader, type PlacedEvent, splitHeader } from './cast-stream';
+import { type CastHeader, type PlacedEvent, headerSize, splitHeader } from './cast-stream';
 import { IDLE_CAP_SECONDS, advancePosition, takeDue, toTerminalOps } from './playback-clock';
 import { clampTime, contextStart, CONTEXT_BYTES } from './seek-plan';
 
@@ -126,8 +126,9 @@ export class ReplayEngine {
       this.size = Math.max(end.size, eventsStart);
       this.reader.reset(eventsStart, this.size);
       this.queue = this.reader.accept(first.subarray(eventsStart));
+      const size = headerSize(header);
       this.sink.reset();
-      this.sink.resize(header.width, header.height);
+      this.sink.resize(size.cols, size.rows);
       this.set({ status: 'ready', header, duration: end.duration, position: 0, buffering: false });
       this.render();
       this.fill();
@@ -239,7 +240,10 @@ export class ReplayEngine {
     this.queue = events.filter((event) => event.offset >= offset);
     const header = this.state.header;
     this.sink.reset();
-    if (header) this.sink.resize(header.width, header.height);
+    if (header) {
+      const size = headerSize(header);
+      this.sink.resize(size.cols, size.rows);
+    }
     this.apply(context);
     const first = this.queue[0];
     const position = showEvent && first?.offset === offset ? Math.max(t, first.t) : t;

@@ -52,6 +52,7 @@ export class TerminalHost implements TerminalSink {
 
   /** Takes the session's new size. */
   resize(cols: number, rows: number): void {
+    if (cols <= 0 || rows <= 0) return;
     if (cols === this.terminal.cols && rows === this.terminal.rows) return;
     this.terminal.resize(cols, rows);
     this.fitFont();
