@@ -97,6 +97,8 @@ export function createServices(database: Database, options: ServiceOptions) {
   const sessions = new SessionsService(recordingsRepository, recordings, groups, tunnels);
   const gatekeeper: Gatekeeper = {
     auth,
+    limitFor: (method, urlPath) => security.limitFor(method, urlPath),
+    consumeOneShot: (tokenHash) => tokens.consumeOneShot(tokenHash),
     async agent(request) {
       const id = request.headers[AGENT_ID_HEADER];
       const credential = request.headers[AGENT_CREDENTIAL_HEADER];

@@ -43,6 +43,11 @@ export interface RouteContract {
    * handler sends the reply itself; `response` then only documents.
    */
   raw?: string;
+  /**
+   * The call needs fresh authentication: a one-shot token, or a token issued in the last five
+   * minutes (POST /api/auth/authorize gives either).
+   */
+  fresh?: true;
   /** Statuses other than success this call may answer, with why. */
   errors?: Partial<Record<number, string>>;
 }
@@ -63,6 +68,10 @@ export const ErrorBody = z
       .object({ errors: z.array(z.string()) })
       .optional()
       .describe('Sign-in failures, as the spec reads them (response.errors)'),
+    reauth: z
+      .enum(['single-use', 'freshness'])
+      .optional()
+      .describe('401 only: the call needs a fresh authorization (POST /api/auth/authorize), then a retry'),
   })
   .meta({ id: 'ErrorBody' });
 export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -7,6 +7,7 @@ import {
   type RouteContract,
   type RouteName,
   type Routes,
+  FRESH_TOKEN_SECONDS,
   TOKEN_HEADER,
   TOKEN_HEADER_ALT,
   routes,
@@ -14,7 +15,7 @@ import {
 import type { ZodType } from 'zod';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import { type Principal, holdsAdminRole } from '../modules/auth/principal.js';
-import { HttpError, describeIssues } from './errors.js';
+import { HttpError, ReauthError, describeIssues } from './errors.js';
 
 /** What a handler may add to the audit entry of its request. */
 export interface AuditNote {
@@ -72,6 +73,10 @@ function parsePart<T>(schema: ZodType | undefined, value: unknown, where: string
 /** Who else than a token holder may call: agents by their identity, players by a media ticket. */
 export interface Gatekeeper {
   auth: AuthService;
+  /** Which re-authorization the security settings demand for a call. */
+  limitFor(method: string, path: string): Promise<'single-use' | 'freshness' | undefined>;
+  /** Uses up a one-shot token; false when another call used it first. */
+  consumeOneShot(tokenHash: string): Promise<boolean>;
   /** The agent these identity headers prove, or undefined. */
   agent(request: FastifyRequest): Promise<{ id: string; hostname: string } | undefined>;
   /** The token hash a media ticket for this object carries, or undefined. */
@@ -110,7 +115,26 @@ async function authorize(route: RouteContract, request: FastifyRequest, token: s
   if (route.access.kind === 'permissions' && !route.access.anyOf.some((p) => principal.permissions.has(p))) {
     throw new HttpError(403, `You need one of these permissions for this: ${route.access.anyOf.join(', ')}.`);
   }
+  await checkFreshness(route, request, principal, gate);
   return principal;
+}
+
+/**
+ * Re-authorization (spec §2.6): a one-shot token authenticates exactly one call; calls the
+ * security settings list need one (single-use) or a token issued minutes ago (freshness), and
+ * routes marked fresh need either.
+ */
+async function checkFreshness(route: RouteContract, request: FastifyRequest, principal: Principal, gate: Gatekeeper) {
+  const oneShot = principal.tokenKind === 'oneshot';
+  if (oneShot && !(await gate.consumeOneShot(principal.tokenHash)))
+    throw new HttpError(401, 'This authorization was used already: authorize again.');
+  // Re-authorizing itself is never limited, or a broad pattern would lock everyone out.
+  if (route.id === 'auth.authorize') return;
+  const fresh = Date.now() - principal.issuedAt.getTime() < FRESH_TOKEN_SECONDS * 1000;
+  const path = request.url.split('?')[0] ?? request.url;
+  const limit = await gate.limitFor(request.method, path);
+  if (limit === 'single-use' && !oneShot) throw new ReauthError('single-use');
+  if ((limit === 'freshness' || route.fresh) && !oneShot && !fresh) throw new ReauthError(limit ?? 'freshness');
 }
 
 /** Binds every contract route to its handler, with validation and access control in front. */

@@ -27,6 +27,16 @@ export class HttpError extends Error {
   }
 }
 
+/** 401: the call needs a fresh authorization (POST /api/auth/authorize), then a retry. */
+export class ReauthError extends HttpError {
+  constructor(
+    readonly reauth: 'single-use' | 'freshness',
+    message = 'Authorization needed: confirm it is you, then try again.',
+  ) {
+    super(401, message);
+  }
+}
+
 /** Builds the error body every failure uses. */
 export function errorBody(status: number, message: string, errors?: string[]): ErrorBody {
   return {
@@ -50,10 +60,11 @@ export function describeIssues(error: ZodError, where: string): string[] {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
     if (error instanceof HttpError) {
+      const body = errorBody(error.status, error.message, error.errors);
       void reply
         .headers(error.headers)
         .status(error.status)
-        .send(errorBody(error.status, error.message, error.errors));
+        .send(error instanceof ReauthError ? { ...body, reauth: error.reauth } : body);
       return;
     }
     if (error instanceof ZodError) {
@@ -68,7 +79,9 @@ export function installErrorHandler(app: FastifyInstance): void {
       return;
     }
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      void reply.status(413).send(errorBody(413, 'The request body is too large. The limit is 1 MiB.'));
+      const limit = request.routeOptions.bodyLimit ?? 1024 * 1024;
+      const size = limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MiB` : `${Math.round(limit / 1024)} KiB`;
+      void reply.status(413).send(errorBody(413, `The request body is too large. The limit is ${size}.`));
       return;
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {

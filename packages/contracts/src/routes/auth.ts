@@ -108,6 +108,34 @@ export const LimitedEndpoint = z
   .object({ method: z.string(), path: z.string().describe('Regular expression over the path') })
   .meta({ id: 'LimitedEndpoint' });
 
+/** A limited endpoint as an administrator enters it: the method and a regular expression that compiles. */
+export const LimitedEndpointInput = z.strictObject({
+  method: z
+    .string({ error: 'method is required' })
+    .trim()
+    .toUpperCase()
+    .pipe(z.enum(['GET', 'POST', 'PUT', 'DELETE', '*'], { error: 'method must be GET, POST, PUT, DELETE or *' })),
+  path: z
+    .string({ error: 'path is a regular expression' })
+    .min(1, 'path is a regular expression, such as ^/api/user')
+    .max(500, 'path is at most 500 characters')
+    .superRefine((value, ctx) => {
+      try {
+        new RegExp(value);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `The path ${value} is not a valid regular expression: ${(error as Error).message}`,
+        });
+      }
+    }),
+});
+
+/** Seconds a token counts as fresh after it was issued (re-authorization). */
+export const FRESH_TOKEN_SECONDS = 300;
+/** Seconds a one-shot token lives. */
+export const ONESHOT_TOKEN_SECONDS = 120;
+
 /** Security settings (spec §3). */
 export const SecuritySettings = z
   .object({
@@ -126,6 +154,55 @@ export const security = defineRoute({
   summary: 'The security settings that shape how the console authenticates calls.',
   access: { kind: 'signed-in' },
   response: SecuritySettings,
+});
+
+export const saveSecurity = defineRoute({
+  id: 'security.save',
+  method: 'POST',
+  path: '/api/security',
+  tag: 'auth',
+  summary:
+    'Change the security settings. Needs fresh authentication: a one-shot token or a token issued in the last ' +
+    `${FRESH_TOKEN_SECONDS / 60} minutes (POST /api/auth/authorize). A path that is not a valid regular expression gets a 400.`,
+  access: { kind: 'permissions', anyOf: ['manage-settings'] },
+  fresh: true,
+  body: z.strictObject({
+    api_limit_single_use: z.boolean({ error: 'api_limit_single_use must be true or false' }).optional(),
+    api_limit_freshness: z.boolean({ error: 'api_limit_freshness must be true or false' }).optional(),
+    api_limit_endpoints: z
+      .array(LimitedEndpointInput, { error: 'api_limit_endpoints must be a list of {method, path}' })
+      .max(100, 'at most 100 limited endpoints')
+      .optional(),
+    effectiveTokenMaxAge: z
+      .number({ error: 'effectiveTokenMaxAge must be seconds' })
+      .int('effectiveTokenMaxAge must be whole seconds')
+      .min(300, 'effectiveTokenMaxAge must be at least 300 seconds')
+      .max(30 * 86_400, 'effectiveTokenMaxAge must be at most 30 days')
+      .optional(),
+  }),
+  response: z.object({ message: z.string(), security: SecuritySettings }),
+  errors: { 401: 'Fresh authentication needed (reauth in the body)' },
+});
+
+export const authorize = defineRoute({
+  id: 'auth.authorize',
+  method: 'POST',
+  path: '/api/auth/authorize',
+  tag: 'auth',
+  summary:
+    'Re-authorize with the password. With single-use on, answers a one-shot token (kind oneshot) to send once in ' +
+    `Authentication-Token within ${ONESHOT_TOKEN_SECONDS} s; otherwise a new session token (kind session) that replaces ` +
+    'the one making the call (which is revoked).',
+  access: { kind: 'signed-in' },
+  body: z.strictObject({
+    password: z.string({ error: 'password is required' }).min(1, 'Enter your password').max(1024),
+  }),
+  response: z.object({
+    token: z.string(),
+    kind: z.enum(['oneshot', 'session']),
+    expires_at: z.string(),
+  }),
+  errors: { 401: 'Wrong password', 429: 'Too many attempts' },
 });
 
 /** Sign-in provider (spec §3 Auth config): 1 password, 2 SAML, 3 OIDC, 4 LDAP. */

@@ -84,6 +84,8 @@ export const routes = {
   uploadRecordingVideo: recordings.uploadRecordingVideo,
   getDashboard: recordings.getDashboard,
   terminateTunnel: recordings.terminateTunnel,
+  saveSecurity: auth.saveSecurity,
+  authorize: auth.authorize,
   getLicense: license.getLicense,
   saveLicense: license.saveLicense,
   getIngressTls: license.getIngressTls,

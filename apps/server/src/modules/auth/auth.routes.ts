@@ -4,7 +4,10 @@ import type { SecurityService } from '../settings/security.service.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 import type { AuthService } from './auth.service.js';
 
-type AuthHandlers = Pick<Handlers, 'login' | 'logout' | 'me' | 'changePassword' | 'security' | 'ssoProvider'>;
+type AuthHandlers = Pick<
+  Handlers,
+  'login' | 'logout' | 'me' | 'changePassword' | 'security' | 'saveSecurity' | 'authorize' | 'ssoProvider'
+>;
 
 /** Handlers of the sign-in calls. */
 export function authHandlers(auth: AuthService, security: SecurityService, settings: SettingsRepository): AuthHandlers {
@@ -28,6 +31,8 @@ export function authHandlers(auth: AuthService, security: SecurityService, setti
     }),
     changePassword: async ({ principal, body }) => auth.changePassword(principal, body),
     security: async () => security.get(),
+    saveSecurity: ({ body }) => security.save(body),
+    authorize: ({ principal, body }) => auth.authorize(principal, body.password),
     ssoProvider: async () => {
       const stored = (await settings.get('auth')) as { auth_type?: unknown } | undefined;
       const authType = stored?.auth_type;

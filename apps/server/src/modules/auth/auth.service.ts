@@ -1,4 +1,10 @@
-import { LOCKOUT_MINUTES, LOCKOUT_THRESHOLD, MIN_PASSWORD_LENGTH, effectivePermissions } from '@gatehouse/contracts';
+import {
+  LOCKOUT_MINUTES,
+  LOCKOUT_THRESHOLD,
+  MIN_PASSWORD_LENGTH,
+  ONESHOT_TOKEN_SECONDS,
+  effectivePermissions,
+} from '@gatehouse/contracts';
 import { HttpError } from '../../http/errors.js';
 import type { SecurityService } from '../settings/security.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
@@ -83,12 +89,42 @@ export class AuthService {
     const found = await this.tokens.findLive(tokenHash);
     if (!found) return undefined;
     const roles = await this.users.rolesOf(found.user.id);
-    return toPrincipal(found.user, roles, tokenHash, found.expiresAt);
+    return toPrincipal(found.user, roles, tokenHash, found.expiresAt, { kind: found.kind, issuedAt: found.createdAt });
   }
 
   /** Revokes a token; unknown tokens are ignored. */
   async logout(token: string | undefined): Promise<void> {
     if (token) await this.tokens.delete(hashToken(token));
+  }
+
+  /**
+   * Re-authorization (spec §2.6): the caller proves it is them again with their password. With
+   * single-use on they get a one-shot token for one call; otherwise a new session token that
+   * replaces (and revokes) the one they called with, fresh for the next few minutes.
+   */
+  async authorize(principal: Principal, password: string) {
+    const locked = await this.guard.lockedUntil(principal.email);
+    if (locked) {
+      const minutes = Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 60_000));
+      throw new HttpError(429, `Too many wrong passwords. Try again in ${minutes} minutes.`);
+    }
+    const user = await this.users.findByEmail(principal.email);
+    if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, password))) {
+      await this.guard.recordFailure(principal.email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
+      throw new HttpError(401, 'The password is not correct.');
+    }
+    await this.guard.clearFailures(principal.email);
+    const security = await this.security.get();
+    const token = newToken();
+    if (security.api_limit_single_use) {
+      const expiresAt = new Date(Date.now() + ONESHOT_TOKEN_SECONDS * 1000);
+      await this.tokens.insert(hashToken(token), user.id, expiresAt, 'oneshot');
+      return { token, kind: 'oneshot' as const, expires_at: expiresAt.toISOString() };
+    }
+    const expiresAt = new Date(Date.now() + security.effectiveTokenMaxAge * 1000);
+    await this.tokens.insert(hashToken(token), user.id, expiresAt);
+    if (principal.tokenKind === 'session') await this.tokens.delete(principal.tokenHash);
+    return { token, kind: 'session' as const, expires_at: expiresAt.toISOString() };
   }
 
   /** Changes the caller's password after checking the rules of spec §5, then revokes their other tokens. */

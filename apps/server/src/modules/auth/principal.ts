@@ -10,6 +10,10 @@ export interface Principal {
   permissions: ReadonlySet<Permission>;
   tokenHash: string;
   expiresAt: Date;
+  /** 'session', or 'oneshot' for a token that authenticates a single call. */
+  tokenKind: string;
+  /** When the token was issued (freshness). */
+  issuedAt: Date;
 }
 
 /** Builds a principal from a user and their roles. */
@@ -18,6 +22,7 @@ export function toPrincipal(
   roles: RoleWithPermissions[],
   tokenHash: string,
   expiresAt: Date,
+  token: { kind: string; issuedAt: Date } = { kind: 'session', issuedAt: new Date() },
 ): Principal {
   return {
     userId: user.id,
@@ -27,6 +32,8 @@ export function toPrincipal(
     permissions: new Set(effectivePermissions(roles)),
     tokenHash,
     expiresAt,
+    tokenKind: token.kind,
+    issuedAt: token.issuedAt,
   };
 }
 

@@ -14,7 +14,7 @@ export class TokensRepository {
   /** The user behind an unexpired token, if any. */
   async findLive(tokenHash: string) {
     const rows = await this.db
-      .select({ user: users, expiresAt: authTokens.expiresAt, kind: authTokens.kind })
+      .select({ user: users, expiresAt: authTokens.expiresAt, kind: authTokens.kind, createdAt: authTokens.createdAt })
       .from(authTokens)
       .innerJoin(users, eq(users.id, authTokens.userId))
       .where(and(eq(authTokens.tokenHash, tokenHash), gt(authTokens.expiresAt, sql`now()`)))
@@ -25,6 +25,18 @@ export class TokensRepository {
   /** Revokes one token. */
   async delete(tokenHash: string): Promise<void> {
     await this.db.delete(authTokens).where(eq(authTokens.tokenHash, tokenHash));
+  }
+
+  /**
+   * Uses up a one-shot token: true for exactly one caller, even when several instances race for
+   * it (the row is deleted by whoever gets it first).
+   */
+  async consumeOneShot(tokenHash: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(authTokens)
+      .where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.kind, 'oneshot')))
+      .returning({ h: authTokens.tokenHash });
+    return rows.length === 1;
   }
 
   /** Revokes every token of a user except one. */

@@ -150,7 +150,7 @@ export class SessionsService {
       bytes: await completeSize(row.storagePath, row.endedOn !== null),
       chunks: row.chunks,
       duration_ms: Math.max(0, end.getTime() - row.startedOn.getTime()),
-      video_bytes: row.hasVideo ? (await fs.stat(`${row.storagePath}.mp4`).catch(() => ({ size: 0 }))).size : 0,
+      video_bytes: row.videoBytes,
       manifest_signed: row.manifest !== null,
       tunnel_id: row.definitionId,
       user_id: row.userId,
