@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AgentDay } from '../api/get-dashboard';
 import { formatBucketLong, formatBucketTick, formatCount } from '../model/format';
-import { CHART_HEIGHT } from './chart-skeleton';
+import { CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
 
 /** Agents connected (at some time that day) and enrolled (at its end), per day; a lazy chunk. */
 export function AgentsChart({ days }: { days: readonly AgentDay[] }) {
@@ -22,11 +22,20 @@ export function AgentsChart({ days }: { days: readonly AgentDay[] }) {
           scaleType: 'point',
           data: sorted.map((day) => day.start),
           reverse: rtl,
+          height: X_AXIS_HEIGHT,
+          tickLabelMinGap: 12,
           valueFormatter: (start: string, context: { location: string }) =>
             context.location === 'tooltip' ? formatBucketLong(start, 'day') : formatBucketTick(start, 'day', language),
         },
       ]}
-      yAxis={[{ position: rtl ? 'right' : 'left', tickMinStep: 1, valueFormatter: (value: number) => count(value) }]}
+      yAxis={[
+        {
+          position: rtl ? 'right' : 'left',
+          width: 'auto',
+          tickMinStep: 1,
+          valueFormatter: (value: number) => count(value),
+        },
+      ]}
       series={[
         {
           id: 'total',

@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 
 /** Height of every dashboard chart, so the page does not jump when one arrives. */
 export const CHART_HEIGHT = 280;
+/** Room for the time axis's labels: the charts' default (25 px) is too short for Poppins, which hid them. */
+export const X_AXIS_HEIGHT = 36;
 
 /** Holds a chart's place while its code (a lazy chunk) or its data loads. */
 export function ChartSkeleton() {

@@ -54,7 +54,7 @@ export function SessionsCard(props: {
           onChange={(_event, value: unknown) => {
             if (isSessionRange(value)) props.onRangeChange(value);
           }}
-          sx={{ flexWrap: 'wrap' }}
+          sx={{ flexWrap: 'wrap', '& .MuiToggleButton-root': { flex: { xs: '1 1 auto', sm: '0 0 auto' } } }}
         >
           {SESSION_RANGES.map((option) => (
             <ToggleButton key={option} value={option} sx={{ px: 1.5, textTransform: 'none' }}>

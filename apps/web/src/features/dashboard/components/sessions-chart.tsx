@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { ChartBucket } from '../api/get-dashboard';
 import { formatBucketLong, formatBucketTick, formatCount, spansYears } from '../model/format';
 import type { BucketUnit } from '../model/ranges';
-import { CHART_HEIGHT } from './chart-skeleton';
+import { CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
 
 /** Past this many buckets (the "all" range over months) an area reads better than hairline bars. */
 const MAX_BARS = 62;
@@ -27,6 +27,8 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
   const xAxis = {
     data: starts,
     reverse: rtl,
+    height: X_AXIS_HEIGHT,
+    tickLabelMinGap: 12,
     valueFormatter: (start: string, context: { location: string }) =>
       context.location === 'tooltip'
         ? formatBucketLong(start, props.unit)
@@ -35,6 +37,7 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
   const yAxis = [
     {
       position: rtl ? ('right' as const) : ('left' as const),
+      width: 'auto' as const,
       tickMinStep: 1,
       valueFormatter: (value: number) => formatCount(value, language),
     },
