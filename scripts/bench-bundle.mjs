@@ -62,7 +62,8 @@ rows.sort((a, b) => b.gz - a.gz);
 const total = rows.reduce((sum, row) => sum + row.gz, 0);
 const totalRaw = rows.reduce((sum, row) => sum + row.raw, 0);
 
-console.log(`console initial JavaScript (${path.relative(root, dist) || dist}/index.html, gzip level 6)`);
+const shown = dist.startsWith(`${root}${path.sep}`) ? path.relative(root, dist) : dist;
+console.log(`console initial JavaScript (${shown}/index.html, gzip level 6)`);
 for (const row of rows)
   console.log(`  ${row.name.padEnd(46)} ${kb(row.raw).padStart(10)}  gzip ${kb(row.gz).padStart(9)}`);
 console.log(
