@@ -173,6 +173,49 @@ test.describe('session players', () => {
     await page.screenshot({ path: `${SCREENS}/player-long-seek-en-dark.png` });
   });
 
+  test('an RDP session plays its video from ranges, with seek, speed and download', async ({ page, request }) => {
+    const admin = await adminToken(request);
+    const res = await callApi(request, admin, 'GET', '/api/recording?type=rdp&live=false&limit=200');
+    const rdp = ((await res.json()) as { recordings: { id: string; has_video: boolean }[] }).recordings.find(
+      (r) => r.has_video,
+    );
+    test.skip(!rdp, 'the demo data has no finished RDP session with a video (ffmpeg was missing)');
+    const playback = (await (
+      await callApi(request, admin, 'GET', `/api/recording/${rdp?.id ?? ''}/playback_available`)
+    ).json()) as { available: boolean; video_bytes: number };
+    expect(playback.available).toBe(true);
+    const ranges: string[] = [];
+    page.on('request', (r) => {
+      if (/\/api\/recording\/[^/]+\/video\?ticket=/.test(r.url())) ranges.push(r.headers().range ?? '');
+    });
+    await signIn(page, ACCOUNTS.admin);
+    await page.goto(`/#/recordings/${rdp?.id ?? ''}`);
+    const video = page.getByTestId('video-player');
+    await expect(video).toHaveAttribute('src', /\/video\?ticket=/);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 15_000 })
+      .toBeGreaterThanOrEqual(1);
+    const duration = await video.evaluate((v: HTMLVideoElement) => v.duration);
+    expect(duration).toBeGreaterThan(1);
+    // Seeking asks the server for a range and lands where asked.
+    await video.evaluate((v: HTMLVideoElement, t) => (v.currentTime = t), duration / 2);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => (v.seeking ? -1 : v.currentTime)))
+      .toBeCloseTo(duration / 2, 0);
+    expect(ranges.some((range) => /^bytes=\d+-/.test(range))).toBe(true);
+    await page.getByLabel('Speed').click();
+    await page.getByRole('option', { name: '2×' }).click();
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(2);
+    await page.screenshot({ path: `${SCREENS}/player-video-en-dark.png` });
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Download video' }).click();
+    const file = await download;
+    const bytes = await fs.readFile((await file.path()) ?? '');
+    expect(bytes.length).toBe(playback.video_bytes);
+    expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+  });
+
   test('reads in Arabic, right to left, with the terminal left to right', async ({ page, request }) => {
     const run = await gw.ssh('echo arabic-check-$((6*7))').done;
     expect(run.stdout).toContain('arabic-check-42');
