@@ -166,7 +166,8 @@ export function planSessions(rng: Rng, count: number, now = Date.now()): Planned
       else high = mid;
     }
     const startedAt = Math.min(now - 5000, start + low * HOUR + rng() * HOUR);
-    const profile = weightedProfile(rng);
+    // Every kind of session shows up, however few are asked for.
+    const profile = PROFILES[i - special.length] ?? weightedProfile(rng);
     const seconds = duration(rng, profile.type);
     const live = startedAt + seconds * 1000 > now;
     const planned = session(rng, profile, new Date(startedAt), seconds, live, 'shell');
