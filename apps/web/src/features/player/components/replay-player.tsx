@@ -55,6 +55,7 @@ export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
       tabIndex={0}
       onKeyDown={onKeyDown}
       data-testid="replay-player"
+      data-seek-ms={state.seekMs ?? undefined}
       sx={{ outline: 'none', '&:focus-visible': { boxShadow: `0 0 0 2px ${theme.palette.primary.main}` } }}
     >
       <Stack spacing={2}>

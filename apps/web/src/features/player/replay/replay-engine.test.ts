@@ -138,6 +138,7 @@ describe('replay engine', () => {
     expect(sink.text).not.toContain('tick 72001');
     expect(sink.text.length).toBeGreaterThan(10_000);
     expect(engine.getState()).toMatchObject({ position: 72_000.5, buffering: false });
+    expect(engine.getState().seekMs).not.toBeNull();
   });
 
   it('jumps to a search hit and shows it', async () => {

@@ -8,6 +8,8 @@ export interface TerminalSink {
   reset(): void;
   resize(cols: number, rows: number): void;
   write(data: string): void;
+  /** Settles once everything written so far has been parsed (xterm.js parses asynchronously). */
+  flushed?(): Promise<void>;
 }
 
 /** The server's answer to /seek. */
@@ -39,6 +41,8 @@ export interface ReplayState {
   skipIdle: boolean;
   error: string | null;
   header: CastHeader | null;
+  /** Milliseconds the last seek took, from the request to the rebuilt screen. */
+  seekMs: number | null;
 }
 
 /** A time past any recording's end: /seek answers the size and the duration. */
@@ -60,6 +64,7 @@ export const INITIAL_REPLAY_STATE: ReplayState = {
   skipIdle: true,
   error: null,
   header: null,
+  seekMs: null,
 };
 
 /**
@@ -172,13 +177,14 @@ export class ReplayEngine {
   async seek(t: number): Promise<void> {
     if (this.state.status !== 'ready') return;
     const generation = ++this.generation;
+    const started = this.now();
     const target = clampTime(t, this.state.duration);
     this.set({ position: target, buffering: true, ended: false });
     try {
       const answer = await this.source.seek(target);
       if (this.stale(generation)) return;
       this.size = Math.max(this.size, answer.size);
-      await this.seekToOffset(target, answer.offset, generation, false);
+      await this.seekToOffset(target, answer.offset, generation, false, started);
     } catch (error) {
       if (!this.stale(generation)) this.fail(error);
     }
@@ -188,9 +194,10 @@ export class ReplayEngine {
   async jumpTo(t: number, offset: number): Promise<void> {
     if (this.state.status !== 'ready') return;
     const generation = ++this.generation;
+    const started = this.now();
     this.set({ position: clampTime(t, this.state.duration), buffering: true, ended: false });
     try {
-      await this.seekToOffset(t, offset, generation, true);
+      await this.seekToOffset(t, offset, generation, true, started);
     } catch (error) {
       if (!this.stale(generation)) this.fail(error);
     }
@@ -230,7 +237,13 @@ export class ReplayEngine {
     if (this.state.playing) this.set({ playing: false });
   }
 
-  private async seekToOffset(t: number, offset: number, generation: number, showEvent: boolean): Promise<void> {
+  private async seekToOffset(
+    t: number,
+    offset: number,
+    generation: number,
+    showEvent: boolean,
+    started: number,
+  ): Promise<void> {
     const { start, skipPartialLine } = contextStart(offset, this.eventsStart, CONTEXT_BYTES);
     this.reader.reset(start, this.size, skipPartialLine);
     const window = this.options.windowBytes ?? WINDOW_BYTES;
@@ -251,6 +264,8 @@ export class ReplayEngine {
     this.set({ position: clampTime(position, Math.max(this.state.duration, position)), buffering: false });
     this.render();
     this.fill();
+    await this.sink.flushed?.();
+    if (!this.stale(generation)) this.set({ seekMs: Math.round(this.now() - started) });
   }
 
   /** Writes the events due at the current position. */

@@ -45,6 +45,11 @@ export class TerminalHost implements TerminalSink {
     this.terminal.write(data);
   }
 
+  /** Settles once xterm.js has parsed everything written so far. */
+  flushed(): Promise<void> {
+    return new Promise((resolve) => this.terminal.write('', resolve));
+  }
+
   /** Clears the screen, the scrollback and every mode, as a fresh terminal. */
   reset(): void {
     this.terminal.reset();
