@@ -1,16 +1,18 @@
 import path from 'node:path';
+import { CLUSTER_EVENTS } from '@gatehouse/contracts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { lockDataDir } from './db/data-dir-lock.js';
 import { migrate } from './db/migrate.js';
-import { createLogger } from './lib/logger.js';
+import { LogBook, createLogger } from './lib/logger.js';
+import { StatusService } from './modules/status/status.service.js';
 import { loadSecretKey } from './lib/secret-box.js';
 import type { FirstAdminOutcome } from './modules/users/users.service.js';
 import { SshGateway } from './gateway/ssh-gateway.js';
 import { HttpsListener } from './modules/tls/https-listener.js';
-import { attachConsoleSockets } from './realtime/console-sockets.js';
+import { attachConsoleSockets, permissionRoom } from './realtime/console-sockets.js';
 import { attachTunnelEndpoint } from './realtime/tunnel-endpoint.js';
 import { type Services, createServices } from './services.js';
 
@@ -49,12 +51,14 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
     }
   }
   await migrate(database);
+  const logBook = new LogBook();
   const services = createServices(database, {
     loginRatePerMinute: config.loginRateLimitPerMinute,
     dataDir: config.dataDir,
     secretKey: loadSecretKey(config.secretKey, config.dataDir),
     defaultPublicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
-    log: createLogger(config.logLevel),
+    log: createLogger(config.logLevel, logBook),
+    logBook,
     devLicenses: config.devLicenses,
     httpsPort: config.tlsPort,
   });
@@ -97,7 +101,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await services.recordings.recoverOrphans(database.kind === 'pglite' ? 0 : 30);
   const sweep = setInterval(() => void services.recordings.recoverOrphans(30).catch(() => undefined), 30_000);
   sweep.unref();
-  const gateway = new SshGateway(services, services.log);
+  const gateway = new SshGateway(services, services.log.child({ component: 'gateway' }));
   let sshPort: number;
   try {
     sshPort = await gateway.listen(config.sshPort, config.sshHost);
@@ -128,6 +132,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       : new HttpsListener(app.server, services.ingressTls, config.tlsPort, config.host, services.log);
   if (https) services.ingressTls.onSaved = () => https.refresh();
   await https?.start();
+  services.status.gateway = { host: config.sshHost, port: sshPort };
+  // The cluster status socket (spec §4): holders of manage-kubernetes hear when a component's health changes.
+  let lastHealth = '';
+  const watchHealth = setInterval(() => {
+    void services.status
+      .pods()
+      .then((pods) => {
+        const health = pods.map((p) => `${p.name}:${p.status}`).join(',');
+        if (health === lastHealth) return;
+        lastHealth = health;
+        sockets.io
+          .to(permissionRoom('manage-kubernetes'))
+          .emit(CLUSTER_EVENTS.statefulsetUpdate, { pods, ...StatusService.summary(pods) });
+      })
+      .catch((err: unknown) => services.log.warn({ err }, 'health check failed'));
+  }, 10_000);
+  watchHealth.unref();
   const purge = setInterval(() => {
     services.repositories.tokens.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'token purge failed'));
   }, 3_600_000);
@@ -141,6 +162,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     sshPort,
     https,
     async close() {
+      clearInterval(watchHealth);
       await https?.close();
       clearInterval(purge);
       clearInterval(sweep);

@@ -19,6 +19,8 @@ import { GroupsService } from './modules/groups/groups.service.js';
 import { LicenseService } from './modules/license/license.service.js';
 import { IngressTlsService } from './modules/tls/ingress-tls.service.js';
 import { VersionsService } from './modules/versions/versions.service.js';
+import type { LogBook } from './lib/logger.js';
+import { StatusService } from './modules/status/status.service.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
@@ -59,6 +61,8 @@ export interface ServiceOptions {
   devLicenses?: boolean;
   /** Where HTTPS is served, for the certificate's description. */
   httpsPort?: number;
+  /** Recent log lines by component, for the status screen. */
+  logBook?: LogBook;
 }
 
 /** Wires repositories and services; the HTTP layer, the demo seeder and tests all use this. */
@@ -77,7 +81,7 @@ export function createServices(database: Database, options: ServiceOptions) {
   const agents = new AgentsRepository(db);
   const tunnels = new TunnelsRepository(db);
   const box = new SecretBox(options.secretKey);
-  const hub = new AgentHub(agents, options.log);
+  const hub = new AgentHub(agents, options.log.child({ component: 'agent-hub' }));
   const security = new SecurityService(settingsRepository);
   const settings = new SettingsService(settingsRepository, box);
   const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute);
@@ -90,7 +94,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     recordingsRepository,
     options.dataDir,
     async () => (await gatewayKeys.keys()).signingKey,
-    options.log,
+    options.log.child({ component: 'recording-storage' }),
   );
   const mediaTickets = new MediaTickets(options.secretKey);
   const license = new LicenseService(settingsRepository, agents, options.devLicenses ?? false);
@@ -117,6 +121,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     license,
     ingressTls: new IngressTlsService(settingsRepository, box, options.httpsPort),
     versions: new VersionsService(settingsRepository, agents),
+    status: new StatusService(database, hub, options.dataDir, options.logBook),
     hub,
     box,
     gatewayKeys,

@@ -26,3 +26,6 @@ export interface RecordOut {
   upto?: number;
   events: CastEvent[];
 }
+
+/** The cluster status socket's event: the components' health, sent when it changes (spec §4). */
+export const CLUSTER_EVENTS = { statefulsetUpdate: 'k8s_statefulset_update' } as const;

@@ -124,6 +124,11 @@ export class AgentHub extends EventEmitter {
   }
 
   /** True when the agent is connected to this instance. */
+  /** How many agents hold a connection to this instance. */
+  get connectedHere(): number {
+    return this.sessions.size;
+  }
+
   isConnected(agentId: string): boolean {
     return this.sessions.has(agentId);
   }

@@ -86,6 +86,8 @@ export const routes = {
   terminateTunnel: recordings.terminateTunnel,
   saveSecurity: auth.saveSecurity,
   authorize: auth.authorize,
+  listPods: system.listPods,
+  podLogs: system.podLogs,
   getLicense: license.getLicense,
   saveLicense: license.saveLicense,
   getIngressTls: license.getIngressTls,

@@ -105,3 +105,38 @@ export const openapi = defineRoute({
   access: { kind: 'public' },
   response: z.record(z.string(), z.unknown()),
 });
+
+/** A component of the system (spec §3 Pod): Running, or why not. */
+export const Pod = z
+  .object({
+    name: z.string(),
+    status: z.enum(['Running', 'Failed', 'Unknown']),
+    detail: z.string().describe('What the health check found'),
+    checked_at: z.string(),
+  })
+  .meta({ id: 'Pod' });
+
+export const listPods = defineRoute({
+  id: 'pods.list',
+  method: 'GET',
+  path: '/api/pods',
+  tag: 'system',
+  summary:
+    'The components of the running system with a live health check each: api, gateway, database, recording-storage, ' +
+    'agent-hub (and redis when configured). A component that does not answer within two seconds is not Running.',
+  access: { kind: 'permissions', anyOf: ['manage-kubernetes'] },
+  response: z.object({ pods: z.array(Pod) }),
+});
+
+export const podLogs = defineRoute({
+  id: 'pods.logs',
+  method: 'GET',
+  path: '/api/pods/{name}/logs',
+  tag: 'system',
+  summary: 'The recent log lines of one component on the instance that answers (JSON lines, oldest first).',
+  access: { kind: 'admin-role' },
+  params: z.object({ name: z.string().max(64) }),
+  query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(200) }),
+  response: z.object({ pods: z.array(Pod.extend({ logs: z.array(z.string()) })) }),
+  errors: { 404: 'No component of that name' },
+});

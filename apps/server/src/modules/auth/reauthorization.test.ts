@@ -10,7 +10,7 @@ describe.each(DATABASES)('re-authorization on %s', (kind) => {
   });
   afterAll(async () => server.stop());
 
-  const authorize = (token: string, password = ADMIN.password) =>
+  const authorize = (token: string, password: string = ADMIN.password) =>
     server.call<Authorized>('POST', '/api/auth/authorize', { token, body: { password } });
   const saveSecurity = (token: string, body: unknown) =>
     server.call<{ message: string; reauth?: string }>('POST', '/api/security', { token, body });

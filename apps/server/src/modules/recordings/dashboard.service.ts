@@ -44,7 +44,8 @@ export class DashboardService {
     const now = new Date();
     const end = query.end ? new Date(query.end) : now;
     const start = query.start ? new Date(query.start) : new Date(end.getTime() - 30 * DAY);
-    if (Number.isNaN(start.getTime()) || Number.isNaN(end.getTime()))
+    const outOfRange = (d: Date) => Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1900 || d.getUTCFullYear() > 9999;
+    if (outOfRange(start) || outOfRange(end))
       throw new HttpError(400, 'start and end must be dates, such as 2024-05-01 or 2024-05-01T12:00:00Z');
     if (start > end) throw new HttpError(400, 'start must be before end');
 

@@ -158,6 +158,8 @@ describe.each(DATABASES)('sessions API on %s', (kind) => {
     }
     expect((await list('?sort=password')).status).toBe(400);
     expect((await list('?start=yesterday')).status).toBe(400);
+    expect((await list('?end=%2B275760-09-13')).status).toBe(400);
+    expect((await server.call('GET', '/api/agent/dashboard?start=0001-01-01', { token: admin })).status).toBe(400);
     expect((await list('?live=maybe')).status).toBe(400);
   });
 
@@ -278,7 +280,7 @@ describe.each(DATABASES)('sessions API on %s', (kind) => {
     expect(at.events_start).toBe(file.indexOf(0x0a) + 1);
     expect((await seek(0)).offset).toBe(at.events_start);
     expect(await seek(99_999)).toMatchObject({ offset: file.length, t: 7199.5 });
-    const search = await server.call<{ hits: { t: number; excerpt: string }[]; truncated: boolean }>(
+    const search = await server.call<{ hits: { t: number; offset: number; excerpt: string }[]; truncated: boolean }>(
       'GET',
       `/api/recording/${ids.twoHours}/search?q=needle%20FOUND`,
       { token: admin },

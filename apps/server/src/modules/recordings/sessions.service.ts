@@ -40,8 +40,12 @@ function parseDate(text: string | undefined, name: string): Date | undefined {
   // The spec's times may lack a zone: they are UTC.
   const withZone = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text}Z` : text;
   const date = new Date(withZone);
-  if (Number.isNaN(date.getTime()))
-    throw new HttpError(400, `${name} must be a date, such as 2024-05-01 or 2024-05-01T12:00:00Z`);
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(date.getTime()) || year < 1900 || year > 9999)
+    throw new HttpError(
+      400,
+      `${name} must be a date between 1900 and 9999, such as 2024-05-01 or 2024-05-01T12:00:00Z`,
+    );
   return date;
 }
 

@@ -1,13 +1,25 @@
 import { BUILD, type Permission, buildOpenApi, routeList } from '@gatehouse/contracts';
 import type { Handlers } from '../../http/bind-routes.js';
 import type { Services } from '../../services.js';
+import type { Principal } from '../auth/principal.js';
+import { StatusService } from '../status/status.service.js';
 
-type SystemHandlers = Pick<Handlers, 'health' | 'metadata' | 'navigationCounts' | 'auditList' | 'openapi'>;
+type SystemHandlers = Pick<
+  Handlers,
+  'health' | 'metadata' | 'navigationCounts' | 'auditList' | 'openapi' | 'listPods' | 'podLogs'
+>;
 
 /** Handlers of the system calls: health, build identity, navigation counts, audit, OpenAPI. */
 export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
   const openapiDocument = buildOpenApi(routeList, buildTag);
   const { database, repositories: r } = s;
+  /** Sessions the caller may see, and how many of them are live. */
+  const sessionCounts = async (principal: Principal) => {
+    const agentIds = await s.sessions.reachableAgents(principal);
+    const all = { start: new Date(0), end: new Date('9999-12-31T23:59:59Z'), agentIds };
+    const [total, live] = await Promise.all([r.recordings.count(all), r.recordings.count({ ...all, live: true })]);
+    return { totalSessions: total, liveSessions: live };
+  };
   return {
     health: async () => {
       try {
@@ -31,6 +43,13 @@ export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
           ? await r.agents.counts().then((c) => ({ totalHosts: c.total, connectedHosts: c.connected }))
           : {}),
         ...(can('list-all-tunnel-definitions') ? { totalTunnels: await r.tunnels.count() } : {}),
+        ...(can('list-recording') ? await sessionCounts(principal) : {}),
+        ...(can('manage-kubernetes')
+          ? await s.status.pods().then((pods) => {
+              const { summary, unhealthy } = StatusService.summary(pods);
+              return { systemStatusHealthSummary: summary, totalUnhealthyPods: unhealthy };
+            })
+          : {}),
       };
     },
     auditList: async ({ query }) => {
@@ -49,5 +68,7 @@ export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
       };
     },
     openapi: async () => openapiDocument,
+    listPods: async () => ({ pods: await s.status.pods() }),
+    podLogs: ({ params, query }) => s.status.logs(params.name, query.limit),
   };
 }
