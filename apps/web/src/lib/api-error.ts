@@ -28,6 +28,7 @@ export function asErrorBody(value: unknown): ErrorBody | null {
     ...(candidate.response && Array.isArray(candidate.response.errors)
       ? { response: { errors: candidate.response.errors.filter(isString) } }
       : {}),
+    ...(candidate.reauth === 'single-use' || candidate.reauth === 'freshness' ? { reauth: candidate.reauth } : {}),
   };
 }
 

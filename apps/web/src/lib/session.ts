@@ -69,6 +69,16 @@ export function signIn(token: string, user: StoredUser): void {
   emit({ token, user, since: Date.now() });
 }
 
+/**
+ * Replaces the token after a re-authorization answered a new session token (spec §4: with
+ * freshness on, a new token replaces the normal one); the expiry timer starts again from now.
+ */
+export function replaceToken(token: string): void {
+  if (!state.user) return;
+  writeString(STORAGE_KEYS.token, token);
+  emit({ ...state, token, since: Date.now() });
+}
+
 /** Merges fresh details (roles, permissions, name) into the stored user. */
 export function updateUser(patch: Partial<StoredUser>): void {
   if (!state.user) return;
@@ -82,6 +92,7 @@ export function signOut(): void {
   removeKey(STORAGE_KEYS.token);
   removeKey(STORAGE_KEYS.user);
   removeKey(STORAGE_KEYS.securitySettings);
+  removeKey(STORAGE_KEYS.oneshotToken);
   if (state.token === null && state.user === null) return;
   emit({ token: null, user: null, since: Date.now() });
 }

@@ -1,6 +1,8 @@
 /** Keys the console keeps in localStorage (spec §9 token storage keys, plus the locale). */
 export const STORAGE_KEYS = {
   token: 'token',
+  /** A one-shot authorization, kept only for the one call it was asked for (spec §7, §9). */
+  oneshotToken: 'oneshotToken',
   user: 'user',
   securitySettings: 'securitySettings',
   locale: 'locale',

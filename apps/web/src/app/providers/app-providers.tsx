@@ -1,6 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
+import { AuthorizeHost } from '../../components/authorize-dialog/authorize-host';
 import { ErrorBoundary } from '../../components/error-boundary';
 import { SnackbarProvider } from '../../components/snackbar/snackbar-provider';
 import { createQueryClient } from './query-client';
@@ -8,7 +9,7 @@ import { LiveUpdates } from './live-updates';
 import { SessionEffects } from './session-effects';
 import { ThemeSettingsProvider } from './theme-settings-provider';
 
-/** Theme, query cache, snackbars and the error boundary around the whole console. */
+/** Theme, query cache, snackbars, the Authorize dialog and the error boundary around the whole console. */
 export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   return (
@@ -18,6 +19,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
           <SnackbarProvider>
             <SessionEffects />
             <LiveUpdates />
+            <AuthorizeHost />
             {children}
           </SnackbarProvider>
         </QueryClientProvider>

@@ -1,0 +1,121 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { apiCall } from '../../lib/api-client';
+import { API } from '../../lib/api-routes';
+import { AuthorizationCancelledError } from '../../lib/reauth';
+import { getToken, signIn, signOut } from '../../lib/session';
+import { fakeServer, renderWithProviders } from '../testing/render-with-providers';
+import { AuthorizeHost } from './authorize-host';
+
+const USER = {
+  email: 'ada@example.test',
+  username: 'ada@example.test',
+  name: null,
+  roles: [],
+  effectivePermissions: [],
+  authType: 'jwt_auth' as const,
+};
+const REAUTH = { statusCode: 401, error: 'Unauthorized', message: 'Authorization needed', reauth: 'single-use' };
+
+beforeEach(() => {
+  localStorage.clear();
+  signIn('normal-token', USER);
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  signOut();
+});
+
+/** A fake server answering each "METHOD url" with the next reply of its queue; records the token sent. */
+function queuedServer(replies: Record<string, [number, unknown][]>) {
+  const seen: { url: string; body: unknown; token: string | undefined }[] = [];
+  vi.stubGlobal('fetch', (url: string, init: RequestInit) => {
+    seen.push({
+      url,
+      body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+      token: (init.headers as Record<string, string>)['authentication-token'],
+    });
+    const [status, body] = replies[`${init.method ?? 'GET'} ${url}`]?.shift() ?? [404, { message: 'Not found' }];
+    return Promise.resolve(new Response(JSON.stringify(body), { status }));
+  });
+  return seen;
+}
+
+function authorizeButton() {
+  return screen.getByRole('button', { name: 'Authorize' });
+}
+
+describe('Authorize dialog', () => {
+  it('opens on a refused call, says authorization is needed, and retries the call once authorized', async () => {
+    const seen = queuedServer({
+      'GET api/settings': [
+        [401, REAUTH],
+        [200, { allow_signup: true }],
+      ],
+      'POST api/auth/authorize': [[200, { token: 'one-shot', kind: 'oneshot', expires_at: '2030-01-01T00:00:00Z' }]],
+      'GET sso': [[200, { auth_type: 1 }]],
+    });
+    renderWithProviders(<AuthorizeHost />);
+
+    const call = apiCall(API.getSettings);
+    const dialog = await screen.findByRole('dialog', { name: 'Authorize' });
+    expect(dialog.textContent).toContain('Authorization needed');
+    // The snackbar's warning (spec §8), beside the dialog.
+    expect(document.querySelector('.MuiSnackbar-root')?.textContent).toBe('Authorization needed');
+    expect(screen.getByLabelText<HTMLInputElement>('User Email').value).toBe('ada@example.test');
+    expect(authorizeButton()).toHaveProperty('disabled', true);
+
+    const password = screen.getByLabelText('User Password');
+    fireEvent.change(password, { target: { value: 'my password' } });
+    expect(authorizeButton()).toHaveProperty('disabled', false);
+    // Enter in the password field submits its form (the browser's implicit submission).
+    fireEvent.submit(password.closest('form') ?? password);
+
+    await expect(call).resolves.toEqual({ allow_signup: true });
+    expect(seen.find((s) => s.url === 'api/auth/authorize')?.body).toEqual({ password: 'my password' });
+    expect(seen.filter((s) => s.url === 'api/settings').map((s) => s.token)).toEqual(['normal-token', 'one-shot']);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Authorize' })).toBeNull());
+  });
+
+  it('keeps the dialog open with the server’s reason when the password is wrong', async () => {
+    fakeServer({
+      'POST api/security': [401, REAUTH],
+      'POST api/auth/authorize': [
+        401,
+        { statusCode: 401, error: 'Unauthorized', message: 'The password is not correct.' },
+      ],
+      'GET sso': [200, { auth_type: 1 }],
+    });
+    renderWithProviders(<AuthorizeHost />);
+
+    const call = apiCall(API.saveSecurity, { body: { api_limit_single_use: true } });
+    call.catch(() => undefined);
+    await screen.findByRole('dialog', { name: 'Authorize' });
+    fireEvent.change(screen.getByLabelText('User Password'), { target: { value: 'wrong' } });
+    fireEvent.click(authorizeButton());
+
+    expect(await screen.findByText('The password is not correct.')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Authorize' })).toBeTruthy();
+    // A wrong password is not a lost session.
+    expect(getToken()).toBe('normal-token');
+
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await expect(call).rejects.toBeInstanceOf(AuthorizationCancelledError);
+    await expect(call).rejects.toThrow('Authorization cancelled: the action was not carried out.');
+  });
+
+  it('tells single sign-on users that the popup flow is not available yet', async () => {
+    fakeServer({ 'POST api/security': [401, REAUTH], 'GET sso': [200, { auth_type: 2 }] });
+    renderWithProviders(<AuthorizeHost />);
+    const call = apiCall(API.saveSecurity, { body: {} });
+    call.catch(() => undefined);
+    expect(await screen.findByText(/signs in with single sign-on/)).toBeTruthy();
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+      await call.catch(() => undefined);
+    });
+  });
+});

@@ -1,0 +1,122 @@
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiCall } from '../../lib/api-client';
+import { ApiError } from '../../lib/api-error';
+import { API } from '../../lib/api-routes';
+import type { Authorization, AuthorizationRequest } from '../../lib/reauth';
+import { AuthorizationCancelledError, registerAuthorizer } from '../../lib/reauth';
+import { getSession, subscribeSession } from '../../lib/session';
+import { useSession } from '../../lib/use-session';
+import { useSnackbar } from '../snackbar/snackbar-context';
+import { AuthorizeDialog } from './authorize-dialog';
+
+/** Auth types whose users re-authorize through the single sign-on popup (spec §2.8, issue 8). */
+const POPUP_AUTH_TYPES: readonly number[] = [2, 3];
+
+interface Pending {
+  request: AuthorizationRequest;
+  resolve: (authorization: Authorization) => void;
+  reject: (error: Error) => void;
+}
+
+/** The server's reasons for refusing, one entry each (spec §8: each entry of response.errors). */
+function reasonsOf(error: unknown, fallback: string): string[] {
+  if (!(error instanceof ApiError)) return [fallback];
+  const listed = error.body?.errors ?? error.body?.response?.errors ?? [];
+  return listed.length > 0 ? listed : [error.body?.message || fallback];
+}
+
+/**
+ * Mounts the Authorize dialog for the API client (lib/reauth): a call that needs authorization
+ * opens it; Authorize calls POST api/auth/authorize with the password and hands the answer to
+ * the waiting call; Cancel rejects that call. A 401 under single-use first shows 'Authorization needed'.
+ */
+export function AuthorizeHost() {
+  const { t } = useTranslation();
+  const snackbar = useSnackbar();
+  const { user } = useSession();
+  const [pending, setPending] = useState<Pending | null>(null);
+  const [password, setPassword] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [errors, setErrors] = useState<string[]>([]);
+  const pendingRef = useRef<Pending | null>(null);
+  const provider = useQuery({
+    queryKey: ['auth', 'sso-provider'],
+    queryFn: () => apiCall(API.ssoProvider, { signOutOn401: false }),
+    enabled: pending !== null,
+    retry: false,
+    staleTime: 5 * 60_000,
+  });
+
+  const finish = useCallback(() => {
+    pendingRef.current = null;
+    setPending(null);
+    setPassword('');
+    setErrors([]);
+    setSubmitting(false);
+  }, []);
+  const cancelPrompt = useCallback(
+    (message: string) => {
+      pendingRef.current?.reject(new AuthorizationCancelledError(message));
+      finish();
+    },
+    [finish],
+  );
+  const cancel = useEffectEvent(() => cancelPrompt(t('authorize.cancelled')));
+  const announce = useEffectEvent((request: AuthorizationRequest) => {
+    if (request.after401) snackbar.warning(t('authorize.needed'));
+  });
+
+  useEffect(() => {
+    const unregister = registerAuthorizer(
+      (request) =>
+        new Promise<Authorization>((resolve, reject) => {
+          const next = { request, resolve, reject };
+          pendingRef.current = next;
+          setPending(next);
+          announce(request);
+        }),
+    );
+    // Signing out (or expiry) cancels what waits on the dialog.
+    const unsubscribe = subscribeSession(() => {
+      if (!getSession().user) cancel();
+    });
+    return () => {
+      unregister();
+      unsubscribe();
+      // Nothing can answer a prompt once the dialog is gone: the call waiting on it fails.
+      cancel();
+    };
+  }, []);
+
+  const submit = async () => {
+    const waiting = pendingRef.current;
+    if (!waiting) return;
+    setSubmitting(true);
+    setErrors([]);
+    try {
+      const answer = await apiCall(API.authorize, { body: { password }, reauth: false, signOutOn401: false });
+      waiting.resolve(answer);
+      finish();
+    } catch (error) {
+      setErrors(reasonsOf(error, t('message.somethingWentWrong')));
+      setSubmitting(false);
+    }
+  };
+
+  return (
+    <AuthorizeDialog
+      open={pending !== null}
+      email={user?.username ?? user?.email ?? ''}
+      password={password}
+      onPasswordChange={setPassword}
+      submitting={submitting}
+      errors={errors}
+      after401={pending?.request.after401 ?? false}
+      singleSignOn={POPUP_AUTH_TYPES.includes(provider.data?.auth_type ?? 1)}
+      onSubmit={() => void submit()}
+      onCancel={() => cancelPrompt(t('authorize.cancelled'))}
+    />
+  );
+}
