@@ -100,6 +100,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // can be writing them; with PostgreSQL only those silent for half a minute.
   await services.recordings.recoverOrphans(database.kind === 'pglite' ? 0 : 30);
   const sweep = setInterval(() => void services.recordings.recoverOrphans(30).catch(() => undefined), 30_000);
+  // Recordings past the retention setting go at start and every hour.
+  const retire = () =>
+    void services.retention.sweep().catch((err: unknown) => services.log.warn({ err }, 'retention sweep failed'));
+  retire();
+  const retention = setInterval(retire, 3_600_000);
+  retention.unref();
   sweep.unref();
   const gateway = new SshGateway(services, services.log.child({ component: 'gateway' }));
   let sshPort: number;
@@ -163,6 +169,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     https,
     async close() {
       clearInterval(watchHealth);
+      clearInterval(retention);
       await https?.close();
       clearInterval(purge);
       clearInterval(sweep);

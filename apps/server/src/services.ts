@@ -20,6 +20,7 @@ import { LicenseService } from './modules/license/license.service.js';
 import { IngressTlsService } from './modules/tls/ingress-tls.service.js';
 import { VersionsService } from './modules/versions/versions.service.js';
 import type { LogBook } from './lib/logger.js';
+import { RecordingRetention } from './modules/recordings/retention.js';
 import { StatusService } from './modules/status/status.service.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
@@ -121,6 +122,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     license,
     ingressTls: new IngressTlsService(settingsRepository, box, options.httpsPort),
     versions: new VersionsService(settingsRepository, agents),
+    retention: new RecordingRetention(db, settings, audit, options.log.child({ component: 'recording-storage' })),
     status: new StatusService(database, hub, options.dataDir, options.logBook),
     hub,
     box,

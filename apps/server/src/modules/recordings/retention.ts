@@ -1,0 +1,73 @@
+import fs from 'node:fs/promises';
+import { and, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { recordings } from '../../db/schema.js';
+import { videoPathOf } from '../../recordings/video.service.js';
+import type { AuditRepository } from '../audit/audit.repository.js';
+import type { SettingsService } from '../settings/settings.service.js';
+
+/** Recordings removed per round, so one sweep never holds a long transaction. */
+const BATCH = 500;
+
+/**
+ * Recording retention (general setting recording_retention_days; 0 keeps everything): finished
+ * recordings older than that are really removed — their files (cast, chain, manifest, video)
+ * first, then their rows. Several instances may sweep at once: each row is claimed by the one
+ * whose DELETE removes it, and removing a file twice is harmless.
+ */
+export class RecordingRetention {
+  constructor(
+    private readonly db: Db,
+    private readonly settings: SettingsService,
+    private readonly audit: AuditRepository,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Removes what is past retention now; answers how many recordings went. */
+  async sweep(): Promise<number> {
+    const { recording_retention_days: days } = await this.settings.get();
+    if (!days) return 0;
+    let removed = 0;
+    for (;;) {
+      const batch = await this.db
+        .select({ id: recordings.id, storagePath: recordings.storagePath })
+        .from(recordings)
+        .where(and(isNotNull(recordings.endedOn), lt(recordings.endedOn, sql`now() - make_interval(days => ${days})`)))
+        .limit(BATCH);
+      if (batch.length === 0) break;
+      const gone = await this.db
+        .delete(recordings)
+        .where(
+          inArray(
+            recordings.id,
+            batch.map((r) => r.id),
+          ),
+        )
+        .returning({ id: recordings.id, storagePath: recordings.storagePath });
+      for (const row of gone) {
+        await Promise.all(
+          [
+            row.storagePath,
+            `${row.storagePath}.chain`,
+            `${row.storagePath}.manifest.json`,
+            videoPathOf(row.storagePath),
+          ].map((file) => fs.rm(file, { force: true })),
+        );
+      }
+      removed += gone.length;
+      if (batch.length < BATCH) break;
+    }
+    if (removed > 0) {
+      this.log.info({ removed, days }, 'recordings past retention removed');
+      await this.audit.append({
+        actor: 'system',
+        action: 'recording.retention',
+        target: null,
+        outcome: 'success',
+        detail: { removed, retention_days: days },
+      });
+    }
+    return removed;
+  }
+}
