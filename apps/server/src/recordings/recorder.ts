@@ -1,10 +1,9 @@
-import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
-import { StringDecoder } from 'node:string_decoder';
 import type { CastEvent } from '@gatehouse/contracts';
-import { chainNext, chainStart } from './chain.js';
+import { chainStart } from './chain.js';
+import { type IndexEntry, type WorkerReply, recorderWorker } from './recorder-worker.js';
 
 /**
  * Pending events are appended this long after the first of them arrived (the spec asks for at
@@ -24,7 +23,7 @@ const MERGE_BYTES = 128 * 1024;
 /** Above this many bytes not yet on disk the producer is asked to pause ('drain' resumes it). */
 const HIGH_WATER = 2 * 1024 * 1024;
 
-/** A chunk as live watchers get it, as soon as it is sealed (before it reaches the disk). */
+/** A chunk as live watchers get it, as soon as it is encoded (before it reaches the disk). */
 export interface LiveChunk {
   seq: number;
   events: CastEvent[];
@@ -41,36 +40,36 @@ export interface FlushedChunk {
 interface OpenEvent {
   t: number;
   kind: 'o' | 'i';
-  parts: Buffer[];
   bytes: number;
 }
 
 /**
  * Writes one session as asciicast v2: a header line, then one JSON event per line, appended in
  * chunks. Each chunk extends a hash chain kept beside the file (`.chain`: seq, offset, length,
- * link), so any change to a written byte shows. Events are never dropped: when the disk falls
- * behind, `needsDrain` asks the producer to pause.
- * Events: 'live' (LiveChunk) when a chunk is sealed while watched, 'chunk' (FlushedChunk) once it
+ * link), so any change to a written byte shows. This side only collects raw bytes; the shared
+ * recorder thread (recorder-worker.ts) decodes, encodes, chains and appends them, in order.
+ * Events are never dropped: while too much waits for the disk, `needsDrain` asks the producer to
+ * pause. Events: 'live' (LiveChunk) for each chunk while watched, 'chunk' (FlushedChunk) once it
  * is appended, 'drain' when the backlog clears.
  */
 export class Recorder extends EventEmitter {
   private open: OpenEvent | undefined;
-  /** Encoded lines and their events, sealed but not yet in a chunk. */
-  private lines: Buffer[] = [];
-  private linesBytes = 0;
-  private events: CastEvent[] = [];
+  /** Sealed events of the next chunk, and their raw bytes. */
+  private index: IndexEntry[] = [];
+  private parts: Buffer[] = [];
   private pendingBytes = 0;
-  private writing: Promise<void> = Promise.resolve();
   private backlog = 0;
-  private seq = 0;
-  /** Where the next chunk starts; its chain link: both advance when a chunk is sealed. */
-  private offset = 0;
-  private chain: string;
-  private written = { bytes: 0, chainHead: '' };
   private timer: NodeJS.Timeout | undefined;
   private flushMs = FLUSH_MS;
   private isWatched = false;
-  private readonly decoders = { o: new StringDecoder('utf8'), i: new StringDecoder('utf8') };
+  /** Chunks handed over and not yet written, in order: each settles its flush() promise. */
+  private readonly waiting: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  /** Settles when the last chunk handed over is on disk. */
+  private writing: Promise<void> = Promise.resolve();
+  private failure: Error | undefined;
+  private totals: FlushedChunk;
+  private readonly worker = recorderWorker();
+  private readonly rid: number;
   private readonly started = performance.now();
   /** Wall-clock time (ms) of the recording's time 0: event times are seconds after it. */
   readonly startedAt = Date.now();
@@ -82,14 +81,12 @@ export class Recorder extends EventEmitter {
     readonly file: string,
     readonly recordingId: string,
     headerLine: string,
-    /** Open for appending for the recording's life: no open and close per chunk. */
-    private readonly handles: { cast: fs.FileHandle; chain: fs.FileHandle },
   ) {
     super();
-    this.chain = chainStart(recordingId);
     this.headerSha256 = createHash('sha256').update(headerLine).digest('hex');
-    this.offset = Buffer.byteLength(headerLine);
-    this.written = { bytes: this.offset, chainHead: this.chain };
+    const offset = Buffer.byteLength(headerLine);
+    this.totals = { seq: 0, bytes: offset, chainHead: chainStart(recordingId) };
+    this.rid = this.worker.open({ reply: (m) => this.reply(m) }, file, offset, this.totals.chainHead);
   }
 
   /** Creates the file with its asciicast v2 header. */
@@ -106,15 +103,9 @@ export class Recorder extends EventEmitter {
       env: { TERM: header.term ?? 'xterm-256color', SHELL: '/bin/sh' },
       ...(header.title ? { title: header.title } : {}),
     })}\n`;
-    const cast = await fs.open(file, 'ax', 0o640);
-    try {
-      await cast.write(line);
-      const chain = await fs.open(`${file}.chain`, 'ax', 0o640);
-      return new Recorder(file, recordingId, line, { cast, chain });
-    } catch (error) {
-      await cast.close();
-      throw error;
-    }
+    await fs.writeFile(file, line, { mode: 0o640, flag: 'wx' });
+    await fs.writeFile(`${file}.chain`, '', { mode: 0o640, flag: 'wx' });
+    return new Recorder(file, recordingId, line);
   }
 
   /** Seconds since the start, with microseconds. */
@@ -142,7 +133,7 @@ export class Recorder extends EventEmitter {
   resize(cols: number, rows: number): void {
     if (this.finished) return;
     this.seal();
-    this.push([this.elapsed(), 'r', `${cols}x${rows}`], true);
+    this.index.push([this.elapsed(), 'r', 0, `${cols}x${rows}`]);
     this.arm();
   }
 
@@ -155,14 +146,13 @@ export class Recorder extends EventEmitter {
     if (this.finished || data.length === 0) return;
     const t = this.elapsed();
     const open = this.open;
-    // ssh2 allocates every packet afresh, so holding on to `data` until the seal is safe.
-    if (open?.kind === kind && t - open.t <= MERGE_MS / 1000 && open.bytes < MERGE_BYTES) {
-      open.parts.push(data);
-      open.bytes += data.length;
-    } else {
+    if (!(open?.kind === kind && t - open.t <= MERGE_MS / 1000 && open.bytes < MERGE_BYTES)) {
       this.seal();
-      this.open = { t, kind, parts: [data], bytes: data.length };
+      this.open = { t, kind, bytes: 0 };
     }
+    // ssh2 allocates every packet afresh, so holding on to `data` until the flush is safe.
+    this.open!.bytes += data.length;
+    this.parts.push(data);
     this.pendingBytes += data.length;
     this.backlog += data.length;
     if (this.pendingBytes >= FLUSH_BYTES) this.flush().catch(() => undefined);
@@ -174,83 +164,72 @@ export class Recorder extends EventEmitter {
     this.timer ??= setTimeout(() => void this.flush().catch(() => undefined), this.flushMs);
   }
 
-  /** Encodes the open event: one decode and one JSON escape for all its bytes. */
   private seal(): void {
-    const open = this.open;
-    if (!open) return;
+    if (!this.open) return;
+    this.index.push([this.open.t, this.open.kind, this.open.bytes]);
     this.open = undefined;
-    const bytes = open.parts.length === 1 ? open.parts[0]! : Buffer.concat(open.parts, open.bytes);
-    const decoder = this.decoders[open.kind];
-    // Plain ASCII (most terminal output) with no character split before it: latin1 is the same
-    // text, and both conversions are copies where UTF-8 would validate every byte.
-    if ((decoder as unknown as { lastNeed: number }).lastNeed === 0 && isAscii(bytes)) {
-      this.push([open.t, open.kind, bytes.toString('latin1')], true);
-    } else {
-      const text = decoder.write(bytes);
-      if (text) this.push([open.t, open.kind, text], false);
-    }
   }
 
-  private push(event: CastEvent, ascii: boolean): void {
-    // The same text as JSON.stringify(event), without building and walking the array.
-    const line = `[${event[0]},"${event[1]}",${JSON.stringify(event[2])}]\n`;
-    const bytes = ascii ? Buffer.from(line, 'latin1') : Buffer.from(line);
-    this.lines.push(bytes);
-    this.linesBytes += bytes.length;
-    this.events.push(event);
-  }
-
-  /**
-   * Seals what is pending as one chunk, hands it to live watchers at once, and queues its append
-   * (calls queue, so chunks reach the disk in order).
-   */
+  /** Hands what is pending over as one chunk; resolves once it is on disk (chunks stay in order). */
   flush(): Promise<void> {
+    return this.handOver(false);
+  }
+
+  private handOver(final: boolean): Promise<void> {
     clearTimeout(this.timer);
     this.timer = undefined;
     this.seal();
-    if (this.lines.length === 0) return this.writing;
-    const events = this.events;
-    const chunk = this.lines.length === 1 ? this.lines[0]! : Buffer.concat(this.lines, this.linesBytes);
-    const taken = this.pendingBytes;
-    this.lines = [];
-    this.linesBytes = 0;
-    this.events = [];
-    this.pendingBytes = 0;
-    this.seq += 1;
-    this.chain = chainNext(this.chain, chunk);
-    const seq = this.seq;
-    const chainHead = this.chain;
-    const chainLine = `${seq} ${this.offset} ${chunk.length} ${chainHead}\n`;
-    this.offset += chunk.length;
-    const bytes = this.offset;
-    // Nobody watching: no 'live', so nothing encodes the chunk a second time for sockets.
-    if (this.isWatched) this.emit('live', { seq, events } satisfies LiveChunk);
-    this.writing = this.writing.then(async () => {
-      await this.handles.cast.write(chunk);
-      await this.handles.chain.write(chainLine);
-      this.written = { bytes, chainHead };
-      const wasBlocked = this.needsDrain;
-      this.backlog -= taken;
-      this.emit('chunk', { seq, bytes, chainHead } satisfies FlushedChunk);
-      if (wasBlocked && !this.needsDrain) this.emit('drain');
+    if (this.failure) return Promise.reject(this.failure);
+    if (this.index.length === 0 && !final) return this.writing;
+    // One copy into a buffer of its own, which is then transferred to the thread, not copied.
+    const data = Buffer.allocUnsafeSlow(this.pendingBytes);
+    let at = 0;
+    for (const part of this.parts) at += part.copy(data, at);
+    const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
+    this.worker.chunk(this.rid, data, this.index, {
+      watched: this.isWatched,
+      final,
+      t: this.elapsed(),
+      raw: this.pendingBytes,
     });
-    return this.writing;
+    this.index = [];
+    this.parts = [];
+    this.pendingBytes = 0;
+    this.writing = promise;
+    return promise;
   }
 
-  /** Flushes what remains and stops; answers the totals for the manifest. */
+  /** Hands over what remains and stops; answers the totals for the manifest. */
   async finish(): Promise<{ bytes: number; chunks: number; chainHead: string }> {
     this.seal();
-    for (const kind of ['o', 'i'] as const) {
-      const rest = this.decoders[kind].end();
-      if (rest) this.push([this.elapsed(), kind, rest], false);
-    }
     this.finished = true;
     try {
-      await this.flush();
-      await this.writing;
+      // The last chunk also ends the UTF-8 decoders and closes the files.
+      await this.handOver(true);
     } finally {
-      await Promise.all([this.handles.cast.close(), this.handles.chain.close()]);
+      this.worker.release(this.rid);
     }
-    return { bytes: this.written.bytes, chunks: this.seq, chainHead: this.written.chainHead };
+    return { bytes: this.totals.bytes, chunks: this.totals.seq, chainHead: this.totals.chainHead };
+  }
+
+  private reply(m: WorkerReply): void {
+    if (m.op === 'sealed') {
+      this.emit('live', { seq: m.seq, events: m.events } satisfies LiveChunk);
+      return;
+    }
+    if (m.op === 'failed') {
+      this.failure = new Error(`the recording could not be written: ${m.message}`);
+      this.worker.release(this.rid);
+      for (const w of this.waiting.splice(0)) w.reject(this.failure);
+      return;
+    }
+    const wasBlocked = this.needsDrain;
+    this.backlog -= m.raw;
+    if (m.seq > this.totals.seq) {
+      this.totals = { seq: m.seq, bytes: m.bytes, chainHead: m.chainHead };
+      this.emit('chunk', { ...this.totals } satisfies FlushedChunk);
+    }
+    this.waiting.shift()?.resolve();
+    if (wasBlocked && !this.needsDrain) this.emit('drain');
   }
 }

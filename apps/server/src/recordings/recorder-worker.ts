@@ -1,0 +1,173 @@
+import { Worker } from 'node:worker_threads';
+import type { CastEvent } from '@gatehouse/contracts';
+
+/**
+ * The recorder's heavy half, on its own thread: UTF-8 decoding, JSON encoding, the hash chain and
+ * the appends. The gateway's thread only collects raw bytes and hands them over (one copy, then a
+ * transfer), so recording costs it next to nothing. Plain JavaScript run with `eval`, so it works
+ * from the built server and from the TypeScript sources under test alike; the chain and the line
+ * format are those of chain.ts and the asciicast writer (recorder.test.ts verifies files it wrote).
+ */
+const SOURCE = String.raw`
+const { parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
+const { createHash } = require('node:crypto');
+const { StringDecoder } = require('node:string_decoder');
+const { isAscii } = require('node:buffer');
+const recordings = new Map();
+
+function writeAll(fd, buffer) {
+  for (let at = 0; at < buffer.length; ) at += fs.writeSync(fd, buffer, at, buffer.length - at);
+}
+
+// Plain ASCII with no character split before it: latin1 is the same text, and cheaper both ways.
+function decode(r, kind, bytes) {
+  const decoder = r.decoders[kind];
+  if (decoder.lastNeed === 0 && isAscii(bytes)) return [bytes.toString('latin1'), true];
+  return [decoder.write(bytes), false];
+}
+
+function line(t, kind, text, ascii) {
+  const json = '[' + t + ',"' + kind + '",' + JSON.stringify(text) + ']\n';
+  return ascii ? Buffer.from(json, 'latin1') : Buffer.from(json);
+}
+
+function chunk(m) {
+  const r = recordings.get(m.rid);
+  if (!r) throw new Error('the recording is not open');
+  const data = Buffer.from(m.data);
+  const lines = [];
+  const events = [];
+  let size = 0;
+  let at = 0;
+  const add = (t, kind, text, ascii) => {
+    const bytes = line(t, kind, text, ascii);
+    lines.push(bytes);
+    size += bytes.length;
+    if (m.watched) events.push([t, kind, text]);
+  };
+  for (const [t, kind, length, text] of m.index) {
+    if (kind === 'r') {
+      add(t, kind, text, true);
+      continue;
+    }
+    const [decoded, ascii] = decode(r, kind, data.subarray(at, at + length));
+    at += length;
+    if (decoded) add(t, kind, decoded, ascii);
+  }
+  if (m.final) {
+    for (const kind of ['o', 'i']) {
+      const rest = r.decoders[kind].end();
+      if (rest) add(m.t, kind, rest, false);
+    }
+  }
+  if (lines.length > 0) {
+    const bytes = Buffer.concat(lines, size);
+    r.seq += 1;
+    r.chain = createHash('sha256').update(r.chain, 'hex').update(bytes).digest('hex');
+    if (m.watched) parentPort.postMessage({ op: 'sealed', rid: m.rid, seq: r.seq, events });
+    writeAll(r.fd, bytes);
+    writeAll(r.chainFd, Buffer.from(r.seq + ' ' + r.offset + ' ' + bytes.length + ' ' + r.chain + '\n'));
+    r.offset += bytes.length;
+  }
+  if (m.final) {
+    recordings.delete(m.rid);
+    fs.closeSync(r.fd);
+    fs.closeSync(r.chainFd);
+  }
+  parentPort.postMessage({ op: 'written', rid: m.rid, seq: r.seq, bytes: r.offset, chainHead: r.chain, raw: m.raw });
+}
+
+parentPort.on('message', (m) => {
+  try {
+    if (m.op === 'open') {
+      recordings.set(m.rid, {
+        fd: fs.openSync(m.file, 'a'),
+        chainFd: fs.openSync(m.file + '.chain', 'a'),
+        seq: 0,
+        offset: m.offset,
+        chain: m.chain,
+        decoders: { o: new StringDecoder('utf8'), i: new StringDecoder('utf8') },
+      });
+    } else chunk(m);
+  } catch (error) {
+    parentPort.postMessage({ op: 'failed', rid: m.rid, message: String((error && error.message) || error) });
+  }
+});
+`;
+
+/** One event of a chunk as handed over: time, kind, raw byte count, and the text of a resize. */
+export type IndexEntry = [number, 'o' | 'i' | 'r', number, string?];
+
+/** What the worker answers about one recording. */
+export type WorkerReply =
+  | { op: 'sealed'; rid: number; seq: number; events: CastEvent[] }
+  | { op: 'written'; rid: number; seq: number; bytes: number; chainHead: string; raw: number }
+  | { op: 'failed'; rid: number; message: string };
+
+/** What a recorder registers to hear its replies. */
+export interface WorkerClient {
+  reply(message: WorkerReply): void;
+}
+
+/** The one encoding thread of this process, shared by every recording. */
+export class RecorderWorker {
+  private readonly worker: Worker;
+  private readonly clients = new Map<number, WorkerClient>();
+  private nextId = 0;
+  /** Chunks handed over and not yet answered: while any are, the thread keeps the process alive. */
+  private inFlight = 0;
+  dead = false;
+
+  constructor() {
+    this.worker = new Worker(SOURCE, { eval: true });
+    this.worker.on('message', (m: WorkerReply) => {
+      if (m.op !== 'sealed' && --this.inFlight === 0) this.worker.unref();
+      this.clients.get(m.rid)?.reply(m);
+    });
+    const fail = (why: string) => {
+      this.dead = true;
+      for (const [rid, client] of this.clients) client.reply({ op: 'failed', rid, message: why });
+      this.clients.clear();
+    };
+    this.worker.on('error', (error) => fail(error.message));
+    this.worker.on('exit', (code) => fail(`the recording thread exited (${code})`));
+    // Idle, it must not keep the process alive (after the listeners, which would hold it again);
+    // chunk() holds it while a chunk is on its way to the disk.
+    this.worker.unref();
+  }
+
+  /** Opens a recording's files (created with their header) for appending; answers its id. */
+  open(client: WorkerClient, file: string, offset: number, chain: string): number {
+    this.nextId += 1;
+    const rid = this.nextId;
+    this.clients.set(rid, client);
+    this.worker.postMessage({ op: 'open', rid, file, offset, chain });
+    return rid;
+  }
+
+  /** Hands over one chunk's raw bytes (transferred, not copied) and how they split into events. */
+  chunk(
+    rid: number,
+    data: Buffer,
+    index: IndexEntry[],
+    options: { watched: boolean; final: boolean; t: number; raw: number },
+  ): void {
+    const buffer = data.buffer as ArrayBuffer;
+    if (this.inFlight++ === 0) this.worker.ref();
+    this.worker.postMessage({ op: 'chunk', rid, data: buffer, index, ...options }, [buffer]);
+  }
+
+  /** Forgets a recording whose last reply came. */
+  release(rid: number): void {
+    this.clients.delete(rid);
+  }
+}
+
+let shared: RecorderWorker | undefined;
+
+/** The shared worker, started on first use (and again if it ever died). */
+export function recorderWorker(): RecorderWorker {
+  if (!shared || shared.dead) shared = new RecorderWorker();
+  return shared;
+}
