@@ -23,7 +23,8 @@ export interface SessionFiltersBarProps {
   onClear: () => void;
 }
 
-const fieldWidth = { xs: '100%', sm: 200 };
+/** Selects share a row with the search box on a desktop, and go two by two on a phone. */
+const selectSx = { flex: { xs: '1 1 calc(50% - 6px)', sm: '1 1 150px' }, minWidth: 0, maxWidth: { sm: 220 } };
 
 /** The filters above the list: text, time (spec §3 values), session type, live and tunnel. */
 export function SessionFiltersBar({ filters, search, onSearch, onChange, filtered, onClear }: SessionFiltersBarProps) {
@@ -48,7 +49,7 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         placeholder={t('sessions.filters.searchPlaceholder')}
         value={search}
         onChange={(event) => onSearch(event.target.value)}
-        sx={{ width: { xs: '100%', md: 300 } }}
+        sx={{ flex: { xs: '1 1 100%', sm: '2 1 220px' }, maxWidth: { sm: 340 } }}
         slotProps={{
           input: {
             startAdornment: (
@@ -66,7 +67,7 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         value={filters.time}
         onChange={(event) => onChange({ time: event.target.value as SessionFilters['time'] })}
         helperText={longRunning ? t('sessions.time.longRunningHint') : undefined}
-        sx={{ width: fieldWidth }}
+        sx={selectSx}
       >
         {TIME_FILTERS.map((value) => (
           <MenuItem key={value} value={value}>
@@ -80,7 +81,7 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         label={t('sessions.filters.type')}
         value={filters.type}
         onChange={(event) => onChange({ type: event.target.value as SessionFilters['type'] })}
-        sx={{ width: fieldWidth }}
+        sx={selectSx}
       >
         <MenuItem value="any">{t('sessions.filters.anyType')}</MenuItem>
         {KINDS.map((kind) => (
@@ -96,7 +97,7 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         value={longRunning ? 'live' : filters.live}
         disabled={longRunning}
         onChange={(event) => onChange({ live: event.target.value as SessionFilters['live'] })}
-        sx={{ width: fieldWidth }}
+        sx={selectSx}
       >
         <MenuItem value="any">{t('sessions.filters.liveAny')}</MenuItem>
         <MenuItem value="live">{t('sessions.filters.liveOnly')}</MenuItem>
@@ -108,7 +109,7 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         label={t('sessions.filters.tunnel')}
         value={filters.tunnel}
         onChange={(event) => onChange({ tunnel: event.target.value })}
-        sx={{ width: fieldWidth }}
+        sx={selectSx}
       >
         <MenuItem value="all">{t('sessions.filters.allTunnels')}</MenuItem>
         {tunnelChoices.map((name) => (
@@ -118,7 +119,7 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         ))}
       </TextField>
       {filtered ? (
-        <Button startIcon={<FilterAltOffOutlined />} onClick={onClear} sx={{ mt: 0.25 }}>
+        <Button startIcon={<FilterAltOffOutlined />} onClick={onClear} sx={{ mt: 0.25, flexShrink: 0 }}>
           {t('sessions.filters.clear')}
         </Button>
       ) : null}

@@ -45,13 +45,16 @@ export function SessionsGrid(props: SessionsGridProps) {
     [i18n.language, props.noRowsLabel],
   );
   const { onAction } = props;
+  // Unknown (-1) while there is a next page; on the last page the count is known. Given each
+  // render (not left to the grid), so a count learnt on one filter's last page never sticks.
+  const rowCount = props.hasNextPage ? -1 : props.paging.page * props.paging.pageSize + props.rows.length;
 
   return (
     <DataGrid<SessionRow>
       label={t('sessions.gridLabel')}
       rows={props.rows}
       columns={columns}
-      rowCount={-1}
+      rowCount={rowCount}
       paginationMeta={{ hasNextPage: props.hasNextPage }}
       loading={props.loading}
       paginationMode="server"
