@@ -40,7 +40,8 @@ async function fill(database) {
   const slice = 100_000;
   const began = performance.now();
   for (let from = 0; from < ROWS; from += slice) {
-    // Mostly ssh over the last year; 1 in 1,000 live (started in the last two days); every host,
+    // Mostly ssh over the last year, in the order they started (as a server appends them, so the
+    // table's physical order follows started_on); 1 in 1,000 live (started in the last two days); every host,
     // 500 users and 300 tunnel names spread by multiplicative hashing of the row number.
     await database.query(
       `WITH hosts AS (SELECT id, hostname, (row_number() OVER (ORDER BY hostname) - 1)::int AS n FROM agents WHERE hostname LIKE 'host-%.bench'),
@@ -52,7 +53,7 @@ async function fill(database) {
          FROM generate_series($1::bigint, $2::bigint) AS i
        ),
        timed AS (
-         SELECT rows.*, CASE WHEN live THEN now() - random() * interval '2 days' ELSE now() - random() * interval '365 days' END AS started
+         SELECT rows.*, CASE WHEN live THEN now() - random() * interval '2 days' ELSE now() - interval '365 days' + (i::float8 / ${ROWS}) * interval '364 days' + random() * interval '20 minutes' END AS started
          FROM rows
        )
        INSERT INTO recordings (type, agent_id, hostname, user_email, definition_name, started_on, ended_on, last_flush_at,
@@ -91,6 +92,25 @@ async function timeCalls(base, token, url, runs = RUNS) {
   return samples;
 }
 
+/** Signs in through the sign-in screen (twice at most: a console being rebuilt meanwhile fails once); answers the stored state. */
+async function signedIn(browser, base) {
+  for (let attempt = 1; ; attempt += 1) {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${base}/#/signin`);
+      await page.getByLabel(/email/i).fill(ADMIN.email);
+      await page.getByLabel(/^password/i).fill(ADMIN.password);
+      await page.getByRole('button', { name: /sign in/i }).click();
+      await page.locator('.MuiDataGrid-row[data-id]').first().waitFor({ timeout: 30_000 });
+      return await page.context().storageState();
+    } catch (error) {
+      if (attempt === 2) throw error;
+    } finally {
+      await page.close();
+    }
+  }
+}
+
 /** Sessions screen: a new browser context each run (nothing cached), the token stored, #/recordings opened. */
 async function screenTimes(base) {
   if (!fs.existsSync(CHROMIUM)) {
@@ -100,14 +120,7 @@ async function screenTimes(base) {
   const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   try {
-    const signIn = await browser.newPage();
-    await signIn.goto(`${base}/#/signin`);
-    await signIn.getByLabel(/email/i).fill(ADMIN.email);
-    await signIn.getByLabel(/^password/i).fill(ADMIN.password);
-    await signIn.getByRole('button', { name: /sign in/i }).click();
-    await signIn.locator('.MuiDataGrid-row[data-id]').first().waitFor({ timeout: 30_000 });
-    const state = await signIn.context().storageState();
-    await signIn.close();
+    const state = await signedIn(browser, base);
     const samples = [];
     for (let i = 0; i < SCREEN_RUNS + 1; i += 1) {
       const context = await browser.newContext({ storageState: state, viewport: { width: 1440, height: 900 } });
@@ -134,6 +147,11 @@ const admin = new pg.Client({ connectionString: URL });
 await admin.connect();
 await admin.query(`CREATE SCHEMA ${schema}`);
 const database = await openDatabase({ url: URL, searchPath: schema });
+// Interrupted: the schema goes all the same.
+for (const signal of ['SIGINT', 'SIGTERM'])
+  process.once(signal, () => {
+    void admin.query(`DROP SCHEMA ${schema} CASCADE`).finally(() => process.exit(130));
+  });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-sessions-'));
 const webDir = path.resolve('apps/web/dist');
 const hasConsole = fs.existsSync(path.join(webDir, 'index.html'));
@@ -174,7 +192,10 @@ try {
   for (const [name, url] of pages) report(`GET /api/recording ${name}`, await timeCalls(base, token, url), 150);
   report('GET /api/agent/dashboard (30 days)', await timeCalls(base, token, '/api/agent/dashboard', 10));
   if (hasConsole) {
-    const screen = await screenTimes(base);
+    const screen = await screenTimes(base).catch((error) => {
+      console.log(`sessions screen: failed: ${error.message.split('\n')[0]}`);
+      process.exitCode = 1;
+    });
     if (screen) report('sessions screen: open to first row visible', screen, 1500);
     console.log(`load average at the end ${load()}`);
   } else {
