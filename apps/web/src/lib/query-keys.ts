@@ -9,4 +9,6 @@ export const QUERY_KEYS = {
   registrationKeys: ['registration-keys'],
   /** Session recordings (features/sessions): the list and details; the socket reloads them on disconnect and termination. */
   sessions: ['sessions'],
+  /** The security settings (GET api/security): the auth feature reads them, the settings feature saves them. */
+  security: ['auth', 'security'],
 } as const;

@@ -4,7 +4,11 @@ import { lazyPage } from '../../lib/lazy-page';
 
 const SettingsPage = lazyPage(() => import('./components/settings-page'), 'SettingsPage');
 
-/** Settings (spec §2.2): licence, single sign-on configuration and cluster. */
+/**
+ * Settings (spec §2.2): licence, ingress certificate, general and security settings (manage-settings),
+ * single sign-on configuration and versions. The licence and certificate notices run app-wide
+ * (components/expiry-notices.tsx, mounted by the app).
+ */
 export const settingsFeature: Feature = {
   id: 'settings',
   routes: [

@@ -2,6 +2,7 @@ import type { ResponseOf, Routes } from '@gatehouse/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
+import { QUERY_KEYS } from '../../../lib/query-keys';
 import { STORAGE_KEYS, readJson, writeJson } from '../../../lib/storage';
 import { useSession } from '../../../lib/use-session';
 
@@ -10,7 +11,7 @@ export type SecuritySettings = ResponseOf<Routes['security']>;
 
 /** GET api/security; the answer is also saved locally (spec §7.2). */
 export const securityQuery = queryOptions({
-  queryKey: ['auth', 'security'],
+  queryKey: QUERY_KEYS.security,
   queryFn: async () => {
     const settings = await apiCall(API.security);
     writeJson(STORAGE_KEYS.securitySettings, settings);

@@ -1,9 +1,81 @@
-import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import Box from '@mui/material/Box';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import type { Permission } from '@gatehouse/contracts';
+import type { ReactNode } from 'react';
+import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { NotAvailableScreen } from '../../../components/not-available-screen';
+import { useSearchParams } from 'react-router';
+import { PageHeader } from '../../../components/page-header';
+import { hasPermission } from '../../../lib/permissions';
+import { useSession } from '../../../lib/use-session';
+import { CertificateSection } from './certificate-section';
+import { GeneralSettingsSection } from './general-settings-section';
+import { LicenseSection } from './license-section';
+import { SecuritySettingsSection } from './security-settings-section';
+import { SsoSection } from './sso-section';
+import { VersionsSection } from './versions-section';
 
-/** /settings: the screen arrives in a later issue; until then a plain empty state. */
+/** The sections of the screen. */
+type SectionId = 'license' | 'certificate' | 'general' | 'security' | 'sso' | 'versions';
+
+interface Section {
+  id: SectionId;
+  /** Shown to holders of one of these; undefined: to everyone who may open the screen. */
+  permissions?: readonly Permission[];
+  render: (can: (permission: Permission) => boolean) => ReactNode;
+}
+
+/** The sections in tab order. */
+const SECTIONS: readonly Section[] = [
+  { id: 'license', render: (can) => <LicenseSection canManage={can('manage-license')} /> },
+  { id: 'certificate', render: (can) => <CertificateSection canManage={can('manage-license')} /> },
+  { id: 'general', permissions: ['manage-settings'], render: () => <GeneralSettingsSection /> },
+  { id: 'security', permissions: ['manage-settings'], render: () => <SecuritySettingsSection /> },
+  { id: 'sso', permissions: ['manage-sso-config'], render: () => <SsoSection /> },
+  { id: 'versions', render: (can) => <VersionsSection canManage={can('manage-kubernetes')} /> },
+];
+
+/**
+ * /settings (spec §2.2): licence, ingress certificate, general and security settings, single
+ * sign-on and versions, each section shown by permission; the open section is in the URL (?section=).
+ */
 export function SettingsPage() {
   const { t } = useTranslation();
-  return <NotAvailableScreen title={t('pages.settings')} icon={SettingsOutlined} />;
+  const { user } = useSession();
+  const [params, setParams] = useSearchParams();
+  const tabsId = useId();
+  const can = (permission: Permission) => hasPermission(user, [permission]);
+  const visible = SECTIONS.filter((section) => hasPermission(user, section.permissions));
+  const requested = params.get('section');
+  const current = visible.find((section) => section.id === requested) ?? visible[0];
+  if (!current) return null;
+  return (
+    <>
+      <PageHeader title={t('pages.settings')} subtitle={t('settings.subtitle')} />
+      <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}>
+        <Tabs
+          value={current.id}
+          onChange={(_event, id: SectionId) => setParams({ section: id }, { replace: true })}
+          variant="scrollable"
+          scrollButtons="auto"
+          allowScrollButtonsMobile
+          aria-label={t('settings.sections')}
+        >
+          {visible.map((section) => (
+            <Tab
+              key={section.id}
+              value={section.id}
+              label={t(`settings.tabs.${section.id}`)}
+              id={`${tabsId}-${section.id}`}
+              aria-controls={`${tabsId}-${section.id}-panel`}
+            />
+          ))}
+        </Tabs>
+      </Box>
+      <Box role="tabpanel" id={`${tabsId}-${current.id}-panel`} aria-labelledby={`${tabsId}-${current.id}`}>
+        {current.render(can)}
+      </Box>
+    </>
+  );
 }
