@@ -138,6 +138,46 @@ test.describe('session players', () => {
     expect(events.join('\n')).toContain(`${typed}42`);
   });
 
+  test('a large session draws its first frame from the first ranges and its end after a seek', async ({
+    page,
+    request,
+  }) => {
+    const run = await gw.ssh('seq 1 300000; echo big-end-$((6*7))').done;
+    expect(run.stdout).toContain('big-end-42');
+    const admin = await adminToken(request);
+    const res = await callApi(
+      request,
+      admin,
+      'GET',
+      `/api/recording?user=${encodeURIComponent(gw.user.email)}&limit=1`,
+    );
+    const id = ((await res.json()) as { recordings: { id: string }[] }).recordings[0]?.id ?? '';
+    const detail = (await (await callApi(request, admin, 'GET', `/api/recording/${id}/data`)).json()) as {
+      bytes: number;
+    };
+    expect(detail.bytes).toBeGreaterThan(1024 * 1024);
+    const casts = watchCastRequests(page);
+    const received: number[] = [];
+    page.on('response', (response) => {
+      if (/\/cast/.test(response.url())) received.push(Number(response.headers()['content-length'] ?? 0));
+    });
+    await signIn(page, ACCOUNTS.admin);
+    await page.goto(`/#/recordings/${id}`);
+    const player = page.getByTestId('replay-player');
+    await expect(player.getByRole('button', { name: 'Play', exact: true })).toBeEnabled({ timeout: 15_000 });
+    await expect(screen(page, 'replay-terminal')).toContainText('1');
+    const beforePlay = received.reduce((sum, n) => sum + n, 0);
+    expect(beforePlay).toBeLessThan(detail.bytes / 2);
+    // End: the server finds the last event's offset; the screen is rebuilt from the bytes before it.
+    await player.focus();
+    await page.keyboard.press('End');
+    await expect(screen(page, 'replay-terminal')).toContainText('big-end-42');
+    await expect(screen(page, 'replay-terminal')).toContainText('299999');
+    await expect(screen(page, 'replay-terminal')).not.toContainText('150000');
+    expect(received.reduce((sum, n) => sum + n, 0)).toBeLessThan(detail.bytes);
+    for (const cast of casts) expect(cast.range).toMatch(/^bytes=\d+-\d+$/);
+  });
+
   test('a day-long recording plays before it has downloaded and seeks to any hour', async ({ page, request }) => {
     const admin = await adminToken(request);
     const res = await callApi(request, admin, 'GET', '/api/recording?type=ssh&live=false&min_duration=86400&limit=1');

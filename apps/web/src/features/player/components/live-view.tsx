@@ -9,18 +9,25 @@ import { useLiveWatch } from '../live/use-live-watch';
 import { useTerminalHost } from '../terminal/use-terminal-host';
 import { TerminalFrame } from './terminal-frame';
 
-const DEFAULT_SIZE = { cols: 80, rows: 24 };
-
 /** Watches a live SSH session as it happens: the catch-up first, then every chunk as it is recorded. */
 export function LiveView({ recordingId }: { recordingId: string }) {
   const detail = useRecordingDetail(recordingId);
-  const size = detail.data?.width && detail.data.height ? { cols: detail.data.width, rows: detail.data.height } : null;
   // The terminal waits for the session's size: output drawn at another width would wrap wrongly.
-  if (!size && detail.isPending) return null;
-  return <LiveTerminal recordingId={recordingId} size={size ?? DEFAULT_SIZE} />;
+  if (detail.isPending) return null;
+  const { width, height } = detail.data ?? { width: null, height: null };
+  // A session without a terminal (ssh host command) has no size: 80×24, bare line feeds as new lines.
+  const hasTerminal = !!width && !!height;
+  const size = { cols: hasTerminal ? (width ?? 80) : 80, rows: hasTerminal ? (height ?? 24) : 24, hasTerminal };
+  return <LiveTerminal recordingId={recordingId} size={size} />;
 }
 
-function LiveTerminal({ recordingId, size }: { recordingId: string; size: { cols: number; rows: number } }) {
+function LiveTerminal({
+  recordingId,
+  size,
+}: {
+  recordingId: string;
+  size: { cols: number; rows: number; hasTerminal: boolean };
+}) {
   const { t } = useTranslation();
   const [frameRef, host] = useTerminalHost(size.cols, size.rows);
   const state = useLiveWatch(recordingId, host, size);

@@ -34,7 +34,7 @@ export class LiveWatch {
   constructor(
     private readonly openSocket: () => LiveSocket,
     private readonly recordingId: string,
-    private readonly size: { cols: number; rows: number },
+    private readonly size: { cols: number; rows: number; hasTerminal: boolean },
   ) {}
 
   /** The current state (stable between changes). */
@@ -98,6 +98,7 @@ export class LiveWatch {
     switch (step.kind) {
       case 'replay':
         sink.reset();
+        sink.setConvertEol?.(!this.size.hasTerminal);
         sink.resize(this.size.cols, this.size.rows);
         this.draw(sink, step.events);
         if (this.state.status === 'connecting') this.set({ status: 'live', error: null });

@@ -11,13 +11,13 @@ import { type LiveState, LiveWatch } from './live-watch';
 export function useLiveWatch(
   recordingId: string,
   sink: TerminalSink | null,
-  size: { cols: number; rows: number },
+  size: { cols: number; rows: number; hasTerminal: boolean },
 ): LiveState {
   const { token } = useSession();
-  const { cols, rows } = size;
+  const { cols, rows, hasTerminal } = size;
   const watch = useMemo(
-    () => new LiveWatch(() => new ConsoleSocket(token ?? ''), recordingId, { cols, rows }),
-    [token, recordingId, cols, rows],
+    () => new LiveWatch(() => new ConsoleSocket(token ?? ''), recordingId, { cols, rows, hasTerminal }),
+    [token, recordingId, cols, rows, hasTerminal],
   );
   useEffect(() => {
     if (!token || !sink) return;

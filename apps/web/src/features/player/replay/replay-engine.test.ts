@@ -176,4 +176,25 @@ describe('replay engine', () => {
     const expected = cast.times.filter((t) => t >= 600).map((t) => `tick ${String(t)} ä\r\n`);
     expect(after).toBe(expected.join(''));
   });
+
+  it('seeks from memory, without a request, once a recording has been read whole', async () => {
+    const cast = makeCast(0.1, 1); // 361 events, a few KiB
+    const { engine, sink, served } = engineFor(cast);
+    await engine.start(sink);
+    await settle();
+    const requests = served.requests.length;
+    await engine.seek(200.5);
+    expect(served.requests.length).toBe(requests);
+    expect(sink.text).toBe(
+      cast.times
+        .filter((t) => t <= 200)
+        .map((t) => `tick ${String(t)} ä\r\n`)
+        .join(''),
+    );
+    expect(engine.getState()).toMatchObject({ position: 200.5, buffering: false });
+    await engine.jumpTo(300, cast.offsets[300] ?? 0);
+    expect(served.requests.length).toBe(requests);
+    expect(sink.text.endsWith('tick 299 ä\r\ntick 300 ä\r\n')).toBe(true);
+    expect(engine.getState().seekMs).not.toBeNull();
+  });
 });

@@ -10,6 +10,8 @@ export interface TerminalSink {
   write(data: string): void;
   /** Settles once everything written so far has been parsed (xterm.js parses asynchronously). */
   flushed?(): Promise<void>;
+  /** Treat a bare line feed as a new line: output of a session without a terminal (ssh host cmd). */
+  setConvertEol?(on: boolean): void;
 }
 
 /** The server's answer to /seek. */
@@ -51,6 +53,8 @@ const END = 10 * 365 * 86400;
 const LOW_WATER_EVENTS = 2000;
 const TICK_MS = 50;
 const LIVE_POLL_MS = 2000;
+/** Events kept for seeking in memory: a few MB of a typical session; longer ones seek through the server. */
+const ALL_EVENTS_CAP = 200_000;
 
 /** The state before anything has loaded. */
 export const INITIAL_REPLAY_STATE: ReplayState = {
@@ -88,6 +92,12 @@ export class ReplayEngine {
   private polling = false;
   private stopped = true;
   private live: boolean;
+  /**
+   * Every event from the start while the file has been read front to back without a seek, up to
+   * ALL_EVENTS_CAP. Once the reader has reached the end this way, seeks and search jumps are
+   * answered from memory, without a request.
+   */
+  private all: PlacedEvent[] | null = [];
 
   constructor(
     private readonly source: ReplaySource,
@@ -116,6 +126,7 @@ export class ReplayEngine {
     this.sink = sink;
     this.stopped = false;
     this.queue = [];
+    this.all = [];
     this.set({ ...INITIAL_REPLAY_STATE, speed: this.state.speed, skipIdle: this.state.skipIdle });
     return this.load();
   }
@@ -131,8 +142,10 @@ export class ReplayEngine {
       this.size = Math.max(end.size, eventsStart);
       this.reader.reset(eventsStart, this.size);
       this.queue = this.reader.accept(first.subarray(eventsStart));
+      this.remember(this.queue);
       const size = headerSize(header);
       this.sink.reset();
+      this.sink.setConvertEol?.(!(header.width > 0));
       this.sink.resize(size.cols, size.rows);
       this.set({ status: 'ready', header, duration: end.duration, position: 0, buffering: false });
       this.render();
@@ -180,6 +193,10 @@ export class ReplayEngine {
     const started = this.now();
     const target = clampTime(t, this.state.duration);
     this.set({ position: target, buffering: true, ended: false });
+    if (this.complete) {
+      this.seekInMemory(target, null, generation, started);
+      return;
+    }
     try {
       const answer = await this.source.seek(target);
       if (this.stale(generation)) return;
@@ -196,6 +213,10 @@ export class ReplayEngine {
     const generation = ++this.generation;
     const started = this.now();
     this.set({ position: clampTime(t, this.state.duration), buffering: true, ended: false });
+    if (this.complete) {
+      this.seekInMemory(t, offset, generation, started);
+      return;
+    }
     try {
       await this.seekToOffset(t, offset, generation, true, started);
     } catch (error) {
@@ -245,12 +266,37 @@ export class ReplayEngine {
     started: number,
   ): Promise<void> {
     const { start, skipPartialLine } = contextStart(offset, this.eventsStart, CONTEXT_BYTES);
+    // Reading from elsewhere than the front: the events in memory no longer run from the start.
+    this.all = null;
     this.reader.reset(start, this.size, skipPartialLine);
     const window = this.options.windowBytes ?? WINDOW_BYTES;
     const events = await this.reader.readNext(offset - start + window);
     if (events === null || this.stale(generation)) return;
-    const context = events.filter((event) => event.offset < offset);
-    this.queue = events.filter((event) => event.offset >= offset);
+    const at = events.findIndex((event) => event.offset >= offset);
+    const split = at < 0 ? events.length : at;
+    await this.rebuild(events.slice(0, split), events.slice(split), t, showEvent, generation, started);
+  }
+
+  /** A seek in a recording read whole: the same screen, found in memory. */
+  private seekInMemory(t: number, offset: number | null, generation: number, started: number): void {
+    const all = this.all ?? [];
+    const index =
+      offset === null ? lowerBound(all, (event) => event.t < t) : lowerBound(all, (event) => event.offset < offset);
+    const at = all[index]?.offset ?? this.size;
+    const from = lowerBound(all, (event) => event.offset < at - CONTEXT_BYTES);
+    void this.rebuild(all.slice(from, index), all.slice(index), t, offset !== null, generation, started);
+  }
+
+  /** Redraws the screen from the context before the seek point, then queues what follows. */
+  private async rebuild(
+    context: PlacedEvent[],
+    queue: PlacedEvent[],
+    t: number,
+    showEvent: boolean,
+    generation: number,
+    started: number,
+  ): Promise<void> {
+    this.queue = queue;
     const header = this.state.header;
     this.sink.reset();
     if (header) {
@@ -259,13 +305,24 @@ export class ReplayEngine {
     }
     this.apply(context);
     const first = this.queue[0];
-    const position = showEvent && first?.offset === offset ? Math.max(t, first.t) : t;
+    const position = showEvent && first ? Math.max(t, first.t) : t;
     this.lastTick = this.now();
     this.set({ position: clampTime(position, Math.max(this.state.duration, position)), buffering: false });
     this.render();
     this.fill();
     await this.sink.flushed?.();
     if (!this.stale(generation)) this.set({ seekMs: Math.round(this.now() - started) });
+  }
+
+  /** The whole file has been read front to back: seeks need no request. */
+  private get complete(): boolean {
+    return this.all !== null && this.reader.done && !this.reader.busy;
+  }
+
+  private remember(events: PlacedEvent[]): void {
+    if (!this.all) return;
+    if (this.all.length + events.length > ALL_EVENTS_CAP) this.all = null;
+    else for (const event of events) this.all.push(event);
   }
 
   /** Writes the events due at the current position. */
@@ -325,6 +382,7 @@ export class ReplayEngine {
       (events) => {
         if (events === null || this.stale(generation)) return;
         this.queue.push(...events);
+        this.remember(events);
         if (this.state.buffering) this.set({ buffering: false });
         this.fill();
       },
@@ -356,4 +414,16 @@ export class ReplayEngine {
     this.state = { ...this.state, ...patch };
     for (const listener of this.listeners) listener();
   }
+}
+
+/** The first index whose item is not `before` (items sorted so that `before` holds for a prefix). */
+function lowerBound<T>(items: readonly T[], before: (item: T) => boolean): number {
+  let lo = 0;
+  let hi = items.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(items[mid] as T)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

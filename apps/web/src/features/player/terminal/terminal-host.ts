@@ -50,6 +50,11 @@ export class TerminalHost implements TerminalSink {
     return new Promise((resolve) => this.terminal.write('', resolve));
   }
 
+  /** A session without a terminal writes bare line feeds; a terminal would draw them as a staircase. */
+  setConvertEol(on: boolean): void {
+    this.terminal.options.convertEol = on;
+  }
+
   /** Clears the screen, the scrollback and every mode, as a fresh terminal. */
   reset(): void {
     this.terminal.reset();
