@@ -39,6 +39,23 @@ export function DurationText({ row }: { row: Pick<SessionRow, 'started_on' | 'en
   );
 }
 
+/** Host, user and duration in one cell, for the phone layout of the list. */
+export function SessionSummary({ row }: { row: SessionRow }) {
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', minWidth: 0, lineHeight: 1.35, py: 0.75 }}>
+      <Box component="span" sx={{ fontWeight: 600, display: 'flex', minWidth: 0 }}>
+        <LtrText text={row.host.hostname} />
+      </Box>
+      <Box component="span" sx={{ color: 'text.secondary', fontSize: '0.8rem', display: 'flex', minWidth: 0 }}>
+        <LtrText text={row.user.email} />
+      </Box>
+      <Box component="span" sx={{ fontSize: '0.8rem' }}>
+        <DurationText row={row} />
+      </Box>
+    </Box>
+  );
+}
+
 /** An email or hostname: read left to right in every language, cut with an ellipsis, whole in the tooltip. */
 export function LtrText({ text }: { text: string }) {
   return (

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
 import type { SessionRow } from '../derive';
 import { isLive, sessionType } from '../derive';
-import { DurationText, LtrText, StatusChip, TypeLabel } from './session-cells';
+import { DurationText, LtrText, SessionSummary, StatusChip, TypeLabel } from './session-cells';
 
 /** What a row's buttons ask the page to do. */
 export type SessionAction = 'details' | 'watch' | 'replay';
@@ -89,6 +89,15 @@ export function useSessionColumns(
         flex: 0.8,
         minWidth: 130,
         valueFormatter: (value: string | null) => value ?? '-',
+      },
+      {
+        // On a phone only (the grid shows it instead of host, user and duration): one cell with all three.
+        field: 'summary',
+        headerName: t('sessions.columns.session'),
+        sortable: false,
+        flex: 1,
+        minWidth: 180,
+        renderCell: ({ row }) => <SessionSummary row={row} />,
       },
       {
         field: 'actions',

@@ -24,10 +24,21 @@ export interface SessionsGridProps {
   noRowsLabel: string;
 }
 
-/** On a phone: status, host, user, duration and the buttons; the rest is in the detail panel. */
-const NARROW: GridColumnVisibilityModel = { type: false, started_on: false, ended_on: false, tunnel: false };
+/** On a phone: the status and one cell with host, user and duration; the rest is in the detail panel. */
+const NARROW: GridColumnVisibilityModel = {
+  type: false,
+  hostname: false,
+  user: false,
+  started_on: false,
+  ended_on: false,
+  duration: false,
+  tunnel: false,
+  actions: false,
+};
 /** On a tablet: without the end time and the tunnel. */
-const MEDIUM: GridColumnVisibilityModel = { ended_on: false, tunnel: false };
+const MEDIUM: GridColumnVisibilityModel = { ended_on: false, tunnel: false, summary: false };
+/** On a desktop: every column but the phone's summary. */
+const WIDE: GridColumnVisibilityModel = { summary: false };
 
 /**
  * The session list: keyset pages from the server (the count of all matches is not asked for, so
@@ -39,7 +50,7 @@ export function SessionsGrid(props: SessionsGridProps) {
   const columns = useSessionColumns(props.onAction);
   const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
   const medium = useMediaQuery((theme: Theme) => theme.breakpoints.down('lg'));
-  const visibility = narrow ? NARROW : medium ? MEDIUM : {};
+  const visibility = narrow ? NARROW : medium ? MEDIUM : WIDE;
   const localeText = useMemo(
     () => ({ ...gridLocaleText(i18n.language), noRowsLabel: props.noRowsLabel }),
     [i18n.language, props.noRowsLabel],
@@ -69,6 +80,7 @@ export function SessionsGrid(props: SessionsGridProps) {
       sortModel={props.sort}
       onSortModelChange={props.onSortChange}
       columnVisibilityModel={visibility}
+      rowHeight={narrow ? 76 : 52}
       localeText={localeText}
       // The grid types its events' rows loosely; they are this grid's rows.
       onRowClick={({ row }) => onAction('details', row as SessionRow)}
