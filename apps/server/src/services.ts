@@ -21,6 +21,7 @@ import { IngressTlsService } from './modules/tls/ingress-tls.service.js';
 import { VersionsService } from './modules/versions/versions.service.js';
 import type { LogBook } from './lib/logger.js';
 import { RecordingRetention } from './modules/recordings/retention.js';
+import { KubernetesClient, type KubernetesTarget, kubernetesTarget } from './modules/status/kubernetes.js';
 import { StatusService } from './modules/status/status.service.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
@@ -64,6 +65,8 @@ export interface ServiceOptions {
   httpsPort?: number;
   /** Recent log lines by component, for the status screen. */
   logBook?: LogBook;
+  /** The Kubernetes API (null: none); by default found from the environment. */
+  kubernetes?: KubernetesTarget | null;
 }
 
 /** Wires repositories and services; the HTTP layer, the demo seeder and tests all use this. */
@@ -98,6 +101,8 @@ export function createServices(database: Database, options: ServiceOptions) {
     options.log.child({ component: 'recording-storage' }),
   );
   const mediaTickets = new MediaTickets(options.secretKey);
+  const kubeTarget = options.kubernetes === undefined ? kubernetesTarget(process.env) : options.kubernetes;
+  const kube = kubeTarget ? new KubernetesClient(kubeTarget) : undefined;
   const license = new LicenseService(settingsRepository, agents, options.devLicenses ?? false);
   const sessions = new SessionsService(recordingsRepository, recordings, groups, tunnels);
   const gatekeeper: Gatekeeper = {
@@ -121,9 +126,9 @@ export function createServices(database: Database, options: ServiceOptions) {
     gatekeeper,
     license,
     ingressTls: new IngressTlsService(settingsRepository, box, options.httpsPort),
-    versions: new VersionsService(settingsRepository, agents),
+    versions: new VersionsService(settingsRepository, agents, kube),
     retention: new RecordingRetention(db, settings, audit, options.log.child({ component: 'recording-storage' })),
-    status: new StatusService(database, hub, options.dataDir, options.logBook),
+    status: new StatusService(database, hub, options.dataDir, options.logBook, kube),
     hub,
     box,
     gatewayKeys,

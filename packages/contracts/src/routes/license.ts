@@ -135,6 +135,12 @@ export const saveVersion = defineRoute({
       .string({ error: 'agent_version is a version tag such as 2.0.1' })
       .trim()
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'agent_version must be a tag such as 2.0.1 (letters, digits, . _ -)'),
+    image_tag: z
+      .string({ error: 'image_tag is an image tag such as 2.0.1' })
+      .trim()
+      .regex(/^[A-Za-z0-9_][A-Za-z0-9._-]{0,127}$/, 'image_tag must be an image tag such as 2.0.1')
+      .optional()
+      .describe('In Kubernetes: roll Gatehouse’s StatefulSets to this image tag'),
   }),
   response: z.object({ message: z.string(), versions: Versions }),
 });

@@ -11,6 +11,6 @@ export function licenseHandlers(
     getIngressTls: () => s.ingressTls.describe(),
     saveIngressTls: ({ body }) => s.ingressTls.save(body.certificate, body.private_key),
     getVersions: () => s.versions.get(),
-    saveVersion: ({ body }) => s.versions.setDesiredAgentVersion(body.agent_version),
+    saveVersion: ({ body }) => s.versions.setDesiredAgentVersion(body.agent_version, body.image_tag),
   };
 }

@@ -8,6 +8,7 @@ import type { Database } from '../../db/client.js';
 import { HttpError } from '../../http/errors.js';
 import type { LogBook } from '../../lib/logger.js';
 import type { AgentHub } from '../../realtime/agent-hub.js';
+import type { KubernetesClient } from './kubernetes.js';
 
 type PodStatus = z.infer<typeof Pod>;
 
@@ -67,6 +68,7 @@ export class StatusService {
     private readonly hub: AgentHub,
     private readonly dataDir: string,
     private readonly book: LogBook | undefined,
+    private readonly kube?: KubernetesClient,
   ) {}
 
   private async check(name: string, probe: () => Promise<string>): Promise<PodStatus> {
@@ -78,8 +80,16 @@ export class StatusService {
     }
   }
 
-  /** Every component, checked now. */
+  /** Every component, checked now; in Kubernetes, Gatehouse's pods as the cluster reports them. */
   async pods(): Promise<PodStatus[]> {
+    if (this.kube) {
+      const checkedAt = new Date().toISOString();
+      try {
+        return (await this.kube.pods()).map((p) => ({ ...p, checked_at: checkedAt }));
+      } catch (error) {
+        return [{ name: 'kubernetes-api', status: 'Failed', detail: (error as Error).message, checked_at: checkedAt }];
+      }
+    }
     return Promise.all([
       this.check(
         'api',
@@ -124,6 +134,17 @@ export class StatusService {
 
   /** One component with its recent log lines. */
   async logs(name: string, limit: number) {
+    if (this.kube) {
+      const pod = (await this.pods()).find((p) => p.name === name);
+      if (!pod) throw new HttpError(404, `There is no Gatehouse pod ${name} in this namespace.`);
+      let logs: string[];
+      try {
+        logs = await this.kube.logs(name, limit);
+      } catch (error) {
+        throw new HttpError(502, `The pod's log could not be read: ${(error as Error).message}`);
+      }
+      return { pods: [{ ...pod, logs }] };
+    }
     if (!(COMPONENTS as readonly string[]).includes(name))
       throw new HttpError(404, `There is no component ${name}. Components: ${COMPONENTS.join(', ')}.`);
     const pod = (await this.pods()).find((p) => p.name === name) as PodStatus;

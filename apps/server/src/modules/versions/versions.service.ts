@@ -1,7 +1,9 @@
 import { BUILD, type Versions } from '@gatehouse/contracts';
 import type { z } from 'zod';
 import type { AgentsRepository } from '../agents/agents.repository.js';
+import { HttpError } from '../../http/errors.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
+import type { KubernetesClient } from '../status/kubernetes.js';
 
 const KEY = 'versions';
 
@@ -14,6 +16,7 @@ export class VersionsService {
   constructor(
     private readonly settings: SettingsRepository,
     private readonly agents: AgentsRepository,
+    private readonly kube: KubernetesClient | undefined,
   ) {}
 
   async get(): Promise<z.infer<typeof Versions>> {
@@ -29,12 +32,21 @@ export class VersionsService {
       build_number: BUILD.buildNumber,
       agents: [...counts].map(([version, count]) => ({ version, count })).sort((a, b) => b.count - a.count),
       desired_agent_version: stored?.desired_agent_version ?? null,
-      kubernetes: Boolean(process.env.KUBERNETES_SERVICE_HOST),
-      statefulsets: [],
+      kubernetes: this.kube !== undefined,
+      statefulsets: this.kube ? await this.kube.statefulsets() : [],
     };
   }
 
-  async setDesiredAgentVersion(version: string) {
+  async setDesiredAgentVersion(version: string, imageTag?: string) {
+    if (imageTag) {
+      if (!this.kube)
+        throw new HttpError(400, 'image_tag applies in Kubernetes only: this server does not run in a cluster.');
+      try {
+        await this.kube.setImageTag(imageTag);
+      } catch (error) {
+        throw new HttpError(502, `The StatefulSets were not changed: ${(error as Error).message}`);
+      }
+    }
     await this.settings.put(KEY, { desired_agent_version: version });
     return { message: 'Configuration saved.', versions: await this.get() };
   }
