@@ -9,8 +9,12 @@ export GATEHOUSE_ADMIN_EMAIL=admin@e2e.gatehouse.test
 export GATEHOUSE_ADMIN_PASSWORD=e2e-admin-password
 export GATEHOUSE_LOGIN_RATE_LIMIT=10000
 export GATEHOUSE_BUILD_TAG=e2e
-export LOG_LEVEL=warn
+# Development licences (npm run mint-license) are accepted here, so the settings test can install one.
+export GATEHOUSE_DEV_LICENSES=true
+# Info, as a default install logs, so the status screen has each component's recent lines; the
+# console stays quiet: the server's output goes to server.log in the data folder.
+export LOG_LEVEL=info
 export GATEHOUSE_SSH_PORT="${E2E_SSH_PORT:-$((PORT + 1000))}"
 rm -rf "$GATEHOUSE_DATA_DIR"
 node apps/server/dist/cli/demo.js >/dev/null
-exec node apps/server/dist/main.js
+exec node apps/server/dist/main.js >"$GATEHOUSE_DATA_DIR/server.log"

@@ -1,6 +1,7 @@
 import type { SESSION_EVENTS } from '@gatehouse/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import { CLUSTER_UPDATE_EVENT, applyClusterUpdate } from '../../features/system/api/cluster-updates';
 import { ConsoleSocket, SOCKET_EVENTS } from '../../lib/console-socket';
 import { QUERY_KEYS } from '../../lib/query-keys';
 import { useSession } from '../../lib/use-session';
@@ -31,11 +32,14 @@ export function LiveUpdates() {
     const reloadSessions = () => void queryClient.invalidateQueries({ queryKey: QUERY_KEYS.sessions });
     const offDisconnect = socket.on('disconnect', reloadSessions);
     const offTerminated = socket.on(SESSION_TERMINATED, reloadSessions);
+    // Spec §4: the cluster status socket's update refreshes the status screen and the navigation's health.
+    const offCluster = socket.on(CLUSTER_UPDATE_EVENT, (payload) => applyClusterUpdate(queryClient, payload));
     return () => {
       offAgents();
       offCounts();
       offDisconnect();
       offTerminated();
+      offCluster();
       socket.close();
     };
   }, [token, queryClient]);
