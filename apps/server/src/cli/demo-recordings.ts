@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createPrivateKey } from 'node:crypto';
+import { type KeyObject, createPrivateKey } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -56,6 +56,79 @@ function eventsOf(seed: number, planned: PlannedSession, hostname: string): Cast
   return planned.kind === 'follow' ? followEvents(rng, session) : shellEvents(rng, session);
 }
 
+/** What every recording of one demo run shares. */
+interface WriteContext {
+  root: string;
+  now: number;
+  signingKey: KeyObject;
+  template: { file: string; bytes: number } | undefined;
+  definitions: Map<string, { id: string; host: { id: string; hostname: string } }>;
+  userIds: Map<string, string>;
+  /** Month folders, created once each. */
+  madeDirs: Map<string, Promise<unknown>>;
+}
+
+/** Writes one planned session's files (and its video when RDP) and answers its row. */
+async function writeOne(ctx: WriteContext, planned: PlannedSession, seed: number): Promise<Row> {
+  const definition = ctx.definitions.get(planned.profile.definition);
+  const hostname = definition?.host.hostname ?? planned.profile.login.split(':')[0] ?? 'unknown';
+  const started = planned.startedOn;
+  const dir = path.join(ctx.root, String(started.getUTCFullYear()), String(started.getUTCMonth() + 1).padStart(2, '0'));
+  if (!ctx.madeDirs.has(dir)) ctx.madeDirs.set(dir, fs.mkdir(dir, { recursive: true }));
+  await ctx.madeDirs.get(dir);
+  const id = crypto.randomUUID();
+  const file = path.join(dir, `${id}.cast`);
+  const events = eventsOf(seed, planned, hostname);
+  const lastEvent = events.at(-1)?.[0] ?? 0;
+  const endedOn = planned.live
+    ? undefined
+    : new Date(started.getTime() + Math.max(planned.durationSeconds, lastEvent + 0.2) * 1000);
+  const header = { width: planned.width, height: planned.height, startedOn: started, term: planned.term };
+  const written = await writeRecording(
+    file,
+    id,
+    { ...header, title: `${planned.userEmail} on ${hostname}` },
+    chunksOf(events),
+    ctx.signingKey,
+    endedOn ? { endedOn, reason: planned.endReason ?? 'client-closed' } : undefined,
+  );
+  const { template } = ctx;
+  const hasVideo = planned.profile.type === 'rdp' && template !== undefined;
+  if (hasVideo) {
+    // One ffmpeg run for all, hard-linked (copied across file systems). A live capture may still
+    // grow, so a live one gets its own copy: an upload must never change the others.
+    const video = videoPathOf(file);
+    if (planned.live) await fs.copyFile(template.file, video);
+    else await fs.link(template.file, video).catch(() => fs.copyFile(template.file, video));
+  }
+  return {
+    id,
+    type: planned.profile.type,
+    agentId: definition?.host.id ?? null,
+    hostname,
+    userId: ctx.userIds.get(planned.userEmail) || null,
+    userEmail: planned.userEmail,
+    definitionId: definition?.id ?? null,
+    definitionName: planned.profile.definition,
+    startedOn: started,
+    endedOn: endedOn ?? null,
+    lastFlushAt: endedOn ?? new Date(ctx.now + DEMO_LIVE_LEASE_MS),
+    hasVideo,
+    videoBytes: hasVideo ? template.bytes : 0,
+    videoFinal: hasVideo && !planned.live,
+    videoAt: hasVideo ? (endedOn ?? new Date(ctx.now)) : null,
+    width: planned.width,
+    height: planned.height,
+    storagePath: file,
+    bytes: written.bytes,
+    chunks: written.chunks,
+    chainHead: written.chainHead,
+    manifest: written.manifest ?? null,
+    endReason: endedOn ? planned.endReason : null,
+    terminatedBy: planned.terminatedBy,
+  };
+}
+
 /**
  * Writes `count` recordings through the real recording storage (asciicast files with their hash
  * chain and signed manifests, exactly as the gateway leaves them; RDP ones with a video) and
@@ -80,72 +153,15 @@ export async function seedRecordings(s: Services, options: DemoRecordingOptions)
   const plan = planSessions(seeded(now % 2 ** 31), options.count, now);
   for (const email of new Set(plan.map((p) => p.userEmail)))
     userIds.set(email, (await s.repositories.users.findByEmail(email))?.id ?? '');
-  const madeDirs = new Map<string, Promise<unknown>>();
   const template = await video;
+  const ctx: WriteContext = { root, now, signingKey, template, definitions, userIds, madeDirs: new Map() };
   let withVideo = 0;
   for (let from = 0; from < plan.length; from += BATCH) {
     const rows = await Promise.all(
-      plan.slice(from, from + BATCH).map(async (planned, offset): Promise<Row> => {
-        const definition = definitions.get(planned.profile.definition);
-        const hostname = definition?.host.hostname ?? planned.profile.login.split(':')[0] ?? 'unknown';
-        const started = planned.startedOn;
-        const dir = path.join(
-          root,
-          String(started.getUTCFullYear()),
-          String(started.getUTCMonth() + 1).padStart(2, '0'),
-        );
-        if (!madeDirs.has(dir)) madeDirs.set(dir, fs.mkdir(dir, { recursive: true }));
-        await madeDirs.get(dir);
-        const id = crypto.randomUUID();
-        const file = path.join(dir, `${id}.cast`);
-        const events = eventsOf(now + from + offset, planned, hostname);
-        const lastEvent = events.at(-1)?.[0] ?? 0;
-        const endedOn = planned.live
-          ? undefined
-          : new Date(started.getTime() + Math.max(planned.durationSeconds, lastEvent + 0.2) * 1000);
-        const header = { width: planned.width, height: planned.height, startedOn: started, term: planned.term };
-        const written = await writeRecording(
-          file,
-          id,
-          { ...header, title: `${planned.userEmail} on ${hostname}` },
-          chunksOf(events),
-          signingKey,
-          endedOn ? { endedOn, reason: planned.endReason ?? 'client-closed' } : undefined,
-        );
-        const hasVideo = planned.profile.type === 'rdp' && template !== undefined;
-        if (hasVideo) {
-          withVideo += 1;
-          await fs.link(template.file, videoPathOf(file)).catch(() => fs.copyFile(template.file, videoPathOf(file)));
-        }
-        return {
-          id,
-          type: planned.profile.type,
-          agentId: definition?.host.id ?? null,
-          hostname,
-          userId: userIds.get(planned.userEmail) || null,
-          userEmail: planned.userEmail,
-          definitionId: definition?.id ?? null,
-          definitionName: planned.profile.definition,
-          startedOn: started,
-          endedOn: endedOn ?? null,
-          lastFlushAt: endedOn ?? new Date(now + DEMO_LIVE_LEASE_MS),
-          hasVideo,
-          videoBytes: hasVideo ? (template?.bytes ?? 0) : 0,
-          videoFinal: hasVideo && !planned.live,
-          videoAt: hasVideo ? (endedOn ?? new Date(now)) : null,
-          width: planned.width,
-          height: planned.height,
-          storagePath: file,
-          bytes: written.bytes,
-          chunks: written.chunks,
-          chainHead: written.chainHead,
-          manifest: written.manifest ?? null,
-          endReason: endedOn ? planned.endReason : null,
-          terminatedBy: planned.terminatedBy,
-        };
-      }),
+      plan.slice(from, from + BATCH).map((planned, offset) => writeOne(ctx, planned, now + from + offset)),
     );
     await s.database.db.insert(recordings).values(rows);
+    withVideo += rows.filter((r) => r.hasVideo).length;
     options.progress?.(Math.min(plan.length, from + BATCH), plan.length);
   }
   if (template) await fs.rm(template.file, { force: true });
