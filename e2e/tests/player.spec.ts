@@ -165,16 +165,16 @@ test.describe('session players', () => {
     await page.goto(`/#/recordings/${id}`);
     const player = page.getByTestId('replay-player');
     await expect(player.getByRole('button', { name: 'Play', exact: true })).toBeEnabled({ timeout: 15_000 });
-    await expect(screen(page, 'replay-terminal')).toContainText('1');
-    const beforePlay = received.reduce((sum, n) => sum + n, 0);
-    expect(beforePlay).toBeLessThan(detail.bytes / 2);
+    // Ready to play with a fraction of the file; playing draws output at once.
+    expect(received.reduce((sum, n) => sum + n, 0)).toBeLessThan(detail.bytes / 2);
+    await player.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect(screen(page, 'replay-terminal')).toContainText(/\d{4}/);
     // End: the server finds the last event's offset; the screen is rebuilt from the bytes before it.
     await player.focus();
     await page.keyboard.press('End');
     await expect(screen(page, 'replay-terminal')).toContainText('big-end-42');
     await expect(screen(page, 'replay-terminal')).toContainText('299999');
     await expect(screen(page, 'replay-terminal')).not.toContainText('150000');
-    expect(received.reduce((sum, n) => sum + n, 0)).toBeLessThan(detail.bytes);
     for (const cast of casts) expect(cast.range).toMatch(/^bytes=\d+-\d+$/);
   });
 
