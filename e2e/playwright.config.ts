@@ -35,7 +35,8 @@ export default defineConfig({
     cwd: '..',
     url: `http://127.0.0.1:${port}/api/health`,
     reuseExistingServer: false,
-    timeout: 120_000,
+    // The demo writes 10,000 recordings before the server starts; a loaded machine needs the margin.
+    timeout: 300_000,
     stdout: 'pipe',
   },
 });
