@@ -37,7 +37,7 @@ export function ExpiryNotices() {
   });
   const dueNotices = useEffectEvent((): Due[] => {
     const candidates: { kind: ExpiryKind; notice: ExpiryNotice }[] = [
-      { kind: 'license', notice: license.data ? expiryNotice(licenseDays(license.data, Date.now())) : null },
+      { kind: 'license', notice: license.data ? expiryNotice(licenseDays(license.data, license.dataUpdatedAt)) : null },
       { kind: 'certificate', notice: certificate.data ? expiryNotice(certificate.data.days_until_expiry) : null },
     ];
     return candidates

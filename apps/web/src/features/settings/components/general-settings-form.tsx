@@ -9,18 +9,26 @@ import { useTranslation } from 'react-i18next';
 import { PasswordField } from '../../../components/password-field';
 import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { useErrorText } from '../../../components/use-error-text';
-import { useSaveGeneralSettings } from '../api/general-settings';
+import type { useSaveGeneralSettings } from '../api/general-settings';
 import type { GeneralField, GeneralForm } from '../model/general-form';
 import { GENERAL_LIMITS, toGeneralBody, validateGeneralForm } from '../model/general-form';
 import { SwitchField } from './switch-field';
 import { TextInput } from './text-input';
 
 /** The general settings form; Save sends every field, an empty SMTP password keeps the stored one. */
-export function GeneralSettingsForm({ initial, passwordSet }: { initial: GeneralForm; passwordSet: boolean }) {
+export function GeneralSettingsForm({
+  initial,
+  passwordSet,
+  save,
+}: {
+  initial: GeneralForm;
+  passwordSet: boolean;
+  /** Held by the section: the form remounts when the saved settings arrive, the mutation does not. */
+  save: ReturnType<typeof useSaveGeneralSettings>;
+}) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const errorText = useErrorText();
-  const save = useSaveGeneralSettings();
   const [form, setForm] = useState(initial);
   const [tried, setTried] = useState(false);
   const errors = validateGeneralForm(form);

@@ -1,7 +1,7 @@
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
-import { useGeneralSettings } from '../api/general-settings';
+import { useGeneralSettings, useSaveGeneralSettings } from '../api/general-settings';
 import { toGeneralForm } from '../model/general-form';
 import { GeneralSettingsForm } from './general-settings-form';
 import { LoadFailed } from './load-failed';
@@ -11,6 +11,7 @@ import { SectionCard } from './section-card';
 export function GeneralSettingsSection() {
   const { t } = useTranslation();
   const settings = useGeneralSettings(true);
+  const save = useSaveGeneralSettings();
   return (
     <SectionCard icon={TuneOutlined} title={t('settings.general.title')} subtitle={t('settings.general.subtitle')}>
       {settings.isPending ? (
@@ -23,6 +24,7 @@ export function GeneralSettingsSection() {
           key={JSON.stringify(settings.data)}
           initial={toGeneralForm(settings.data)}
           passwordSet={settings.data.smtp.password_set === true}
+          save={save}
         />
       )}
     </SectionCard>

@@ -2,7 +2,6 @@ import VerifiedOutlined from '@mui/icons-material/VerifiedOutlined';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import Skeleton from '@mui/material/Skeleton';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
 import { useLicense } from '../api/license';
@@ -16,12 +15,11 @@ import { SectionCard } from './section-card';
 
 const STATUS_COLOURS = { valid: 'success', expired: 'error', missing: 'default' } as const;
 
-function LicenseFacts({ license }: { license: License }) {
+function LicenseFacts({ license, readAt }: { license: License; readAt: number }) {
   const { t, i18n } = useTranslation();
   const number = (value: number) => value.toLocaleString(i18n.language);
-  // The page's clock when it opened: days change slowly, and render stays pure.
-  const [now] = useState(() => Date.now());
-  const days = licenseDays(license, now);
+  // Days left as of when the licence was read (render stays pure; days change slowly).
+  const days = licenseDays(license, readAt);
   const agents =
     license.max_agents === null
       ? t('settings.license.agentsUnlimited', { used: number(license.agents_used) })
@@ -89,7 +87,7 @@ export function LicenseSection({ canManage }: { canManage: boolean }) {
       ) : license.isError ? (
         <LoadFailed error={license.error} onRetry={() => void license.refetch()} />
       ) : (
-        <LicenseFacts license={license.data} />
+        <LicenseFacts license={license.data} readAt={license.dataUpdatedAt} />
       )}
       {canManage ? (
         <>

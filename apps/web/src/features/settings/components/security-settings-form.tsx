@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { useErrorText } from '../../../components/use-error-text';
 import { formatSeconds } from '../../../lib/dates';
-import { useSaveSecurity } from '../api/security-settings';
+import type { useSaveSecurity } from '../api/security-settings';
 import type { SecurityForm } from '../model/security-form';
 import { isSecurityFormValid, toSecurityBody, validateSecurityForm } from '../model/security-form';
 import { EndpointsEditor } from './endpoints-editor';
@@ -24,11 +24,17 @@ function content(form: SecurityForm): string {
  * The security settings form. Saving needs fresh authentication: when the server asks, the API
  * client opens the Authorize dialog and sends the save again once authorized.
  */
-export function SecuritySettingsForm({ initial }: { initial: SecurityForm }) {
+export function SecuritySettingsForm({
+  initial,
+  save,
+}: {
+  initial: SecurityForm;
+  /** Held by the section: the form remounts when the saved settings arrive, the mutation does not. */
+  save: ReturnType<typeof useSaveSecurity>;
+}) {
   const { t, i18n } = useTranslation();
   const snackbar = useSnackbar();
   const errorText = useErrorText();
-  const save = useSaveSecurity();
   const [form, setForm] = useState(initial);
   const [tried, setTried] = useState(false);
   const errors = validateSecurityForm(form);

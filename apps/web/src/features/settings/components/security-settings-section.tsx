@@ -1,7 +1,7 @@
 import ShieldOutlined from '@mui/icons-material/ShieldOutlined';
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
-import { useSecuritySettingsForEdit } from '../api/security-settings';
+import { useSaveSecurity, useSecuritySettingsForEdit } from '../api/security-settings';
 import { toSecurityForm } from '../model/security-form';
 import { LoadFailed } from './load-failed';
 import { SectionCard } from './section-card';
@@ -11,6 +11,7 @@ import { SecuritySettingsForm } from './security-settings-form';
 export function SecuritySettingsSection() {
   const { t } = useTranslation();
   const security = useSecuritySettingsForEdit();
+  const save = useSaveSecurity();
   return (
     <SectionCard icon={ShieldOutlined} title={t('settings.security.title')} subtitle={t('settings.security.subtitle')}>
       {security.isPending ? (
@@ -18,7 +19,7 @@ export function SecuritySettingsSection() {
       ) : security.isError ? (
         <LoadFailed error={security.error} onRetry={() => void security.refetch()} />
       ) : (
-        <SecuritySettingsForm key={JSON.stringify(security.data)} initial={toSecurityForm(security.data)} />
+        <SecuritySettingsForm key={JSON.stringify(security.data)} initial={toSecurityForm(security.data)} save={save} />
       )}
     </SectionCard>
   );
