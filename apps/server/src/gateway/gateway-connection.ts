@@ -27,7 +27,7 @@ export class GatewayConnection implements IdleCandidate {
   private upstream: Promise<ssh2.Client> | undefined;
   private recording: Promise<LiveRecording> | undefined;
   private readonly channels = new Set<ServerChannel>();
-  private ended = false;
+  private ending: Promise<void> | undefined;
 
   constructor(
     private readonly client: ssh2.Connection,
@@ -228,8 +228,13 @@ export class GatewayConnection implements IdleCandidate {
 
   /** Ends the connection, telling the user why, and finalises the recording. */
   async end(reason?: string, endReason = 'server-stopped', terminatedBy?: string): Promise<void> {
-    if (this.ended) return;
-    this.ended = true;
+    // Every caller gets the same ending: the server's shutdown waits for one that the client's
+    // close began, rather than closing the database under it.
+    this.ending ??= this.finishEnd(reason, endReason, terminatedBy);
+    return this.ending;
+  }
+
+  private async finishEnd(reason: string | undefined, endReason: string, terminatedBy?: string): Promise<void> {
     for (const channel of this.channels) {
       if (reason) channel.stderr.write(`\r\n[Gatehouse] ${reason}\r\n`);
       if (reason) channel.exit('TERM', false, reason);
@@ -239,7 +244,8 @@ export class GatewayConnection implements IdleCandidate {
     setTimeout(() => this.client.end(), 50);
     void this.upstream?.then((up) => up.end()).catch(() => undefined);
     const recording = await this.recording?.catch(() => undefined);
-    if (recording) {
+    if (!recording) return;
+    try {
       await this.s.recordings.finish(recording, endReason, terminatedBy);
       await this.s.repositories.audit.append({
         actorId: this.user?.id ?? null,
@@ -250,6 +256,9 @@ export class GatewayConnection implements IdleCandidate {
         source: this.source,
         detail: { reason: endReason, host: this.host },
       });
+    } catch (error) {
+      // The recording stays open in SQL; recovery finalises it from its files.
+      this.log.error({ err: error, recording: recording.id }, 'gateway session not finalised');
     }
   }
 }

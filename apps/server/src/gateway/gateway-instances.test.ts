@@ -68,8 +68,9 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.REDIS_URL)(
         (x) => x?.connected === true,
       ))!.id;
       await call(a.url, 'POST', `/api/agent/${agentId}/config`, { whitelist: [sshd.port] });
+      const config = path.join(agent.stateDir, 'config.json');
       await eventually(
-        async () => fs.readFileSync(path.join(agent.stateDir, 'config.json'), 'utf8'),
+        async () => (fs.existsSync(config) ? fs.readFileSync(config, 'utf8') : ''),
         (text) => text.includes(String(sshd.port)),
       );
       const def = await call<{ definition: { id: string; public_key: string } }>(
