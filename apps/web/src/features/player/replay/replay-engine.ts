@@ -1,51 +1,17 @@
-import { CastReader, type RangeFetcher, WINDOW_BYTES } from './cast-reader';
-import { type CastHeader, type PlacedEvent, headerSize, splitHeader } from './cast-stream';
+import { CastReader, WINDOW_BYTES } from './cast-reader';
+import { type PlacedEvent, headerSize, splitHeader } from './cast-stream';
 import { IDLE_CAP_SECONDS, advancePosition, takeDue, toTerminalOps } from './playback-clock';
+import { EventMemory } from './event-memory';
+import { type ReplaySource, type ReplayState, type TerminalSink, INITIAL_REPLAY_STATE } from './replay-types';
 import { clampTime, contextStart, CONTEXT_BYTES } from './seek-plan';
 
-/** What the player draws on: an xterm.js terminal in the browser. */
-export interface TerminalSink {
-  reset(): void;
-  resize(cols: number, rows: number): void;
-  write(data: string): void;
-  /** Settles once everything written so far has been parsed (xterm.js parses asynchronously). */
-  flushed?(): Promise<void>;
-  /** Treat a bare line feed as a new line: output of a session without a terminal (ssh host cmd). */
-  setConvertEol?(on: boolean): void;
-}
-
-/** The server's answer to /seek. */
-export interface SeekAnswer {
-  t: number;
-  offset: number;
-  size: number;
-  events_start: number;
-  duration: number;
-}
-
-/** How the engine reaches the recording: byte ranges of the cast and the server's seek index. */
-export interface ReplaySource {
-  fetchRange: RangeFetcher;
-  seek(t: number): Promise<SeekAnswer>;
-}
-
-/** What the controls show. */
-export interface ReplayState {
-  status: 'loading' | 'ready' | 'error';
-  playing: boolean;
-  ended: boolean;
-  /** Waiting for bytes (after a seek, or playback caught up with the download). */
-  buffering: boolean;
-  /** Seconds from the start. */
-  position: number;
-  duration: number;
-  speed: number;
-  skipIdle: boolean;
-  error: string | null;
-  header: CastHeader | null;
-  /** Milliseconds the last seek took, from the request to the rebuilt screen. */
-  seekMs: number | null;
-}
+export {
+  INITIAL_REPLAY_STATE,
+  type ReplaySource,
+  type ReplayState,
+  type SeekAnswer,
+  type TerminalSink,
+} from './replay-types';
 
 /** A time past any recording's end: /seek answers the size and the duration. */
 const END = 10 * 365 * 86400;
@@ -53,23 +19,6 @@ const END = 10 * 365 * 86400;
 const LOW_WATER_EVENTS = 2000;
 const TICK_MS = 50;
 const LIVE_POLL_MS = 2000;
-/** Events kept for seeking in memory: a few MB of a typical session; longer ones seek through the server. */
-const ALL_EVENTS_CAP = 200_000;
-
-/** The state before anything has loaded. */
-export const INITIAL_REPLAY_STATE: ReplayState = {
-  status: 'loading',
-  playing: false,
-  ended: false,
-  buffering: true,
-  position: 0,
-  duration: 0,
-  speed: 1,
-  skipIdle: true,
-  error: null,
-  header: null,
-  seekMs: null,
-};
 
 /**
  * Plays an asciicast from byte ranges: the header and the first window first, the rest as playback
@@ -92,12 +41,8 @@ export class ReplayEngine {
   private polling = false;
   private stopped = true;
   private live: boolean;
-  /**
-   * Every event from the start while the file has been read front to back without a seek, up to
-   * ALL_EVENTS_CAP. Once the reader has reached the end this way, seeks and search jumps are
-   * answered from memory, without a request.
-   */
-  private all: PlacedEvent[] | null = [];
+  /** Events from the start, for seeks without a request once the whole file has been read. */
+  private memory = new EventMemory();
 
   constructor(
     private readonly source: ReplaySource,
@@ -126,7 +71,7 @@ export class ReplayEngine {
     this.sink = sink;
     this.stopped = false;
     this.queue = [];
-    this.all = [];
+    this.memory = new EventMemory();
     this.set({ ...INITIAL_REPLAY_STATE, speed: this.state.speed, skipIdle: this.state.skipIdle });
     return this.load();
   }
@@ -142,7 +87,7 @@ export class ReplayEngine {
       this.size = Math.max(end.size, eventsStart);
       this.reader.reset(eventsStart, this.size);
       this.queue = this.reader.accept(first.subarray(eventsStart));
-      this.remember(this.queue);
+      this.memory.remember(this.queue);
       const size = headerSize(header);
       this.sink.reset();
       this.sink.setConvertEol?.(!(header.width > 0));
@@ -267,7 +212,7 @@ export class ReplayEngine {
   ): Promise<void> {
     const { start, skipPartialLine } = contextStart(offset, this.eventsStart, CONTEXT_BYTES);
     // Reading from elsewhere than the front: the events in memory no longer run from the start.
-    this.all = null;
+    this.memory.forget();
     this.reader.reset(start, this.size, skipPartialLine);
     const window = this.options.windowBytes ?? WINDOW_BYTES;
     const events = await this.reader.readNext(offset - start + window);
@@ -279,12 +224,8 @@ export class ReplayEngine {
 
   /** A seek in a recording read whole: the same screen, found in memory. */
   private seekInMemory(t: number, offset: number | null, generation: number, started: number): void {
-    const all = this.all ?? [];
-    const index =
-      offset === null ? lowerBound(all, (event) => event.t < t) : lowerBound(all, (event) => event.offset < offset);
-    const at = all[index]?.offset ?? this.size;
-    const from = lowerBound(all, (event) => event.offset < at - CONTEXT_BYTES);
-    void this.rebuild(all.slice(from, index), all.slice(index), t, offset !== null, generation, started);
+    const { context, queue } = this.memory.around(t, offset, this.size, CONTEXT_BYTES);
+    void this.rebuild(context, queue, t, offset !== null, generation, started);
   }
 
   /** Redraws the screen from the context before the seek point, then queues what follows. */
@@ -316,13 +257,7 @@ export class ReplayEngine {
 
   /** The whole file has been read front to back: seeks need no request. */
   private get complete(): boolean {
-    return this.all !== null && this.reader.done && !this.reader.busy;
-  }
-
-  private remember(events: PlacedEvent[]): void {
-    if (!this.all) return;
-    if (this.all.length + events.length > ALL_EVENTS_CAP) this.all = null;
-    else for (const event of events) this.all.push(event);
+    return this.memory.whole && this.reader.done && !this.reader.busy;
   }
 
   /** Writes the events due at the current position. */
@@ -382,7 +317,7 @@ export class ReplayEngine {
       (events) => {
         if (events === null || this.stale(generation)) return;
         this.queue.push(...events);
-        this.remember(events);
+        this.memory.remember(events);
         if (this.state.buffering) this.set({ buffering: false });
         this.fill();
       },
@@ -414,16 +349,4 @@ export class ReplayEngine {
     this.state = { ...this.state, ...patch };
     for (const listener of this.listeners) listener();
   }
-}
-
-/** The first index whose item is not `before` (items sorted so that `before` holds for a prefix). */
-function lowerBound<T>(items: readonly T[], before: (item: T) => boolean): number {
-  let lo = 0;
-  let hi = items.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (before(items[mid] as T)) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
