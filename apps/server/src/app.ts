@@ -10,6 +10,7 @@ import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
 import { licenseHandlers } from './modules/license/license.routes.js';
+import { ssoHandlers } from './modules/sso/sso.routes.js';
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
 import { installVideoUpload, videoHandlers } from './modules/recordings/video.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
@@ -75,6 +76,7 @@ export async function buildApp(
     ...recordingHandlers(services),
     ...videoHandlers(services),
     ...licenseHandlers(services),
+    ...ssoHandlers(services),
   };
   bindRoutes(app, handlers, services.gatekeeper);
   await installConsole(app, config.webDir);

@@ -23,6 +23,8 @@ import type { LogBook } from './lib/logger.js';
 import { RecordingRetention } from './modules/recordings/retention.js';
 import { KubernetesClient, type KubernetesTarget, kubernetesTarget } from './modules/status/kubernetes.js';
 import { StatusService } from './modules/status/status.service.js';
+import { LdapService } from './modules/sso/ldap.service.js';
+import { SsoConfigService } from './modules/sso/sso-config.service.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
@@ -101,6 +103,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     options.log.child({ component: 'recording-storage' }),
   );
   const mediaTickets = new MediaTickets(options.secretKey);
+  const ssoConfig = new SsoConfigService(settingsRepository, box);
   const kubeTarget = options.kubernetes === undefined ? kubernetesTarget(process.env) : options.kubernetes;
   const kube = kubeTarget ? new KubernetesClient(kubeTarget) : undefined;
   const license = new LicenseService(settingsRepository, agents, options.devLicenses ?? false);
@@ -125,6 +128,8 @@ export function createServices(database: Database, options: ServiceOptions) {
     mediaTickets,
     gatekeeper,
     license,
+    ssoConfig,
+    ldap: new LdapService(ssoConfig, auth, users, roles, groups),
     ingressTls: new IngressTlsService(settingsRepository, box, options.httpsPort),
     versions: new VersionsService(settingsRepository, agents, kube),
     retention: new RecordingRetention(db, settings, audit, options.log.child({ component: 'recording-storage' })),

@@ -5,6 +5,7 @@ import * as auth from './auth.js';
 import * as groups from './groups.js';
 import * as license from './license.js';
 import * as recordings from './recordings.js';
+import * as sso from './sso.js';
 import * as roles from './roles.js';
 import * as settings from './settings.js';
 import * as system from './system.js';
@@ -88,6 +89,10 @@ export const routes = {
   authorize: auth.authorize,
   listPods: system.listPods,
   podLogs: system.podLogs,
+  getSsoConfig: sso.getSsoConfig,
+  saveSsoConfig: sso.saveSsoConfig,
+  testLdap: sso.testLdap,
+  ldapLogin: sso.ldapLogin,
   getLicense: license.getLicense,
   saveLicense: license.saveLicense,
   getIngressTls: license.getIngressTls,
@@ -111,6 +116,7 @@ export * from './license.js';
 export * from './recordings.js';
 export * from './roles.js';
 export * from './settings.js';
+export * from './sso.js';
 export * from './system.js';
 export * from './tunnels.js';
 export * from './users.js';

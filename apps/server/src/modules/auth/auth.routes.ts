@@ -1,5 +1,6 @@
-import { effectivePermissions } from '@gatehouse/contracts';
+import { ADMIN_ROLE, effectivePermissions } from '@gatehouse/contracts';
 import type { Handlers } from '../../http/bind-routes.js';
+import { HttpError } from '../../http/errors.js';
 import type { SecurityService } from '../settings/security.service.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 import type { AuthService } from './auth.service.js';
@@ -9,12 +10,21 @@ type AuthHandlers = Pick<
   'login' | 'logout' | 'me' | 'changePassword' | 'security' | 'saveSecurity' | 'authorize' | 'ssoProvider'
 >;
 
+const SSO_ONLY = 'This organisation signs in through its directory or single sign-on: use that sign-in.';
+
 /** Handlers of the sign-in calls. */
 export function authHandlers(auth: AuthService, security: SecurityService, settings: SettingsRepository): AuthHandlers {
   return {
     login: async ({ body, request }) => {
       request.auditNote.actor = body.email.toLowerCase();
       const user = await auth.login(body.email, body.password, request.ip);
+      // With a directory or single sign-on configured, passwords remain only for administrators
+      // (break-glass, the console's force-standard-login).
+      const stored = (await settings.get('auth')) as { auth_type?: unknown } | undefined;
+      if (stored?.auth_type !== undefined && stored.auth_type !== 1 && !user.roles.some((r) => r.name === ADMIN_ROLE)) {
+        await auth.logout(user.authentication_token);
+        throw new HttpError(401, SSO_ONLY, [SSO_ONLY]);
+      }
       return { response: { user } };
     },
     logout: async ({ token, principal }) => {

@@ -27,9 +27,11 @@ export class AuthService {
     private readonly loginRatePerMinute: number,
   ) {}
 
-  /** Checks the credentials and issues a token, or throws the error to answer. */
-  async login(emailInput: string, password: string, source: string) {
-    const email = emailInput.trim().toLowerCase();
+  /**
+   * Refuses a sign-in attempt before any password is checked: too many from the address, or the
+   * email locked after repeated failures (password, directory and gateway sign-ins alike).
+   */
+  async guardSignIn(email: string, source: string): Promise<void> {
     const perAddress = await this.guard.hit(`login:addr:${source}`, 60);
     if (perAddress.count > this.loginRatePerMinute) {
       const wait = Math.max(1, 60 - Math.floor((Date.now() - perAddress.windowStart.getTime()) / 1000));
@@ -46,18 +48,32 @@ export class AuthService {
       const text = `Too many failed sign-ins for this email and password. Try again in ${minutes} minutes.`;
       throw new HttpError(429, text, [text], { 'retry-after': String(minutes * 60) });
     }
+  }
+
+  /** Counts a failed sign-in and answers the error to throw (it never says which part was wrong). */
+  async failedSignIn(email: string): Promise<HttpError> {
+    const nowLocked = await this.guard.recordFailure(email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
+    const text = nowLocked
+      ? `Too many failed sign-ins for this email and password. Try again in ${LOCKOUT_MINUTES} minutes.`
+      : BAD_CREDENTIALS;
+    return new HttpError(nowLocked ? 429 : 401, text, [text]);
+  }
+
+  /** A successful sign-in clears the email's failures. */
+  async succeededSignIn(email: string): Promise<void> {
+    await this.guard.clearFailures(email);
+  }
+
+  /** Checks the credentials and issues a token, or throws the error to answer. */
+  async login(emailInput: string, password: string, source: string) {
+    const email = emailInput.trim().toLowerCase();
+    await this.guardSignIn(email, source);
     const user = await this.users.findByEmail(email);
     const ok = user?.passwordHash
       ? await verifyPassword(user.passwordHash, password)
       : await verifyAgainstNothing(password);
-    if (!user || !ok) {
-      const nowLocked = await this.guard.recordFailure(email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
-      const text = nowLocked
-        ? `Too many failed sign-ins for this email and password. Try again in ${LOCKOUT_MINUTES} minutes.`
-        : BAD_CREDENTIALS;
-      throw new HttpError(nowLocked ? 429 : 401, text, [text]);
-    }
-    await this.guard.clearFailures(email);
+    if (!user || !ok) throw await this.failedSignIn(email);
+    await this.succeededSignIn(email);
     return this.issueToken(user);
   }
 

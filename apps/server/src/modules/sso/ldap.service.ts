@@ -1,0 +1,163 @@
+import { Client } from 'ldapts';
+import { HttpError } from '../../http/errors.js';
+import type { AuthService } from '../auth/auth.service.js';
+import type { GroupsRepository } from '../groups/groups.repository.js';
+import type { RolesRepository } from '../roles/roles.repository.js';
+import type { UsersRepository } from '../users/users.repository.js';
+import type { LdapSettings, SsoConfigService } from './sso-config.service.js';
+
+/** Escapes a value for an LDAP search filter (RFC 4515). */
+export function escapeFilter(value: string): string {
+  return value.replace(/[\\*()\0]/g, (c) => `\\${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
+function urlOf(settings: LdapSettings): string {
+  const [host, port] = settings.host.split(/:(?=\d+$)/);
+  return `${settings.useSsl ? 'ldaps' : 'ldap'}://${host}:${port ?? (settings.useSsl ? 636 : 389)}`;
+}
+
+function first(value: unknown): string | undefined {
+  const v: unknown = Array.isArray(value) ? (value as unknown[])[0] : value;
+  if (typeof v === 'string') return v;
+  return Buffer.isBuffer(v) ? v.toString('utf8') : undefined;
+}
+
+/**
+ * Directory sign-in (auth type 4): the service account finds the user with the user filter, the
+ * user's own password is checked by binding as them, and their directory groups decide their
+ * Gatehouse roles (a group named like a role gives it) and groups (one named like a Gatehouse
+ * group makes them a member). Accounts are created on first sign-in. Every connection is unbound
+ * in a finally.
+ */
+export class LdapService {
+  constructor(
+    private readonly config: SsoConfigService,
+    private readonly auth: AuthService,
+    private readonly users: UsersRepository,
+    private readonly roles: RolesRepository,
+    private readonly groups: GroupsRepository,
+  ) {}
+
+  private client(settings: LdapSettings): Client {
+    return new Client({ url: urlOf(settings), timeout: 5000, connectTimeout: 5000 });
+  }
+
+  /** Tries the settings: connect, bind as the service account, search the base DN. */
+  async test(settings: LdapSettings) {
+    if (!settings.host || !settings.baseDn)
+      return { ok: false, message: 'Enter the directory host and base DN first.' };
+    const client = this.client(settings);
+    try {
+      await client.bind(settings.bindUser, settings.bindPassword);
+    } catch (error) {
+      await client.unbind().catch(() => undefined);
+      return {
+        ok: false,
+        message: `Could not bind to ${urlOf(settings)} as ${settings.bindUser}: ${(error as Error).message}`,
+      };
+    }
+    try {
+      const { searchEntries } = await client.search(settings.baseDn, {
+        scope: 'sub',
+        filter: settings.userFilter.replaceAll('{email}', '*'),
+        attributes: ['dn'],
+        sizeLimit: 1000,
+      });
+      return {
+        ok: true,
+        message: `Connected to ${urlOf(settings)} and found ${searchEntries.length} users under ${settings.baseDn}.`,
+        users_found: searchEntries.length,
+      };
+    } catch (error) {
+      return { ok: false, message: `Bound, but searching ${settings.baseDn} failed: ${(error as Error).message}` };
+    } finally {
+      await client.unbind().catch(() => undefined);
+    }
+  }
+
+  /** Signs a directory user in; answers what the password sign-in answers. */
+  async login(emailInput: string, password: string, source: string) {
+    if ((await this.config.authType()) !== 4)
+      throw new HttpError(400, 'Directory sign-in is not configured here: sign in with your email and password.');
+    const email = emailInput.trim().toLowerCase();
+    await this.auth.guardSignIn(email, source);
+    // An empty password would be an anonymous bind, which many directories accept: never a sign-in.
+    if (!password) throw await this.auth.failedSignIn(email);
+    const settings = await this.config.ldap();
+    const service = this.client(settings);
+    let found: { dn: string; name: string | undefined; groups: string[] } | undefined;
+    try {
+      try {
+        await service.bind(settings.bindUser, settings.bindPassword);
+      } catch (error) {
+        throw new HttpError(502, `The directory refused Gatehouse's service account: ${(error as Error).message}`);
+      }
+      const { searchEntries } = await service.search(settings.baseDn, {
+        scope: 'sub',
+        filter: settings.userFilter.replaceAll('{email}', escapeFilter(email)),
+        attributes: ['cn', 'displayName', 'mail'],
+        sizeLimit: 2,
+      });
+      const entry = searchEntries.length === 1 ? searchEntries[0] : undefined;
+      if (entry) {
+        const groupEntries = settings.groupFilter
+          ? (
+              await service.search(settings.baseDn, {
+                scope: 'sub',
+                filter: settings.groupFilter
+                  .replaceAll('{dn}', escapeFilter(entry.dn))
+                  .replaceAll('{email}', escapeFilter(email)),
+                attributes: ['cn'],
+                sizeLimit: 500,
+              })
+            ).searchEntries
+          : [];
+        found = {
+          dn: entry.dn,
+          name: first(entry.displayName) ?? first(entry.cn),
+          groups: groupEntries.map((g) => first(g.cn)).filter((g): g is string => Boolean(g)),
+        };
+      }
+    } catch (error) {
+      if (error instanceof HttpError) throw error;
+      throw new HttpError(502, `The directory could not be searched: ${(error as Error).message}`);
+    } finally {
+      await service.unbind().catch(() => undefined);
+    }
+    if (!found) throw await this.auth.failedSignIn(email);
+    const asUser = this.client(settings);
+    try {
+      await asUser.bind(found.dn, password);
+    } catch {
+      throw await this.auth.failedSignIn(email);
+    } finally {
+      await asUser.unbind().catch(() => undefined);
+    }
+    await this.auth.succeededSignIn(email);
+    const user = await this.provision(email, found.name ?? null, found.groups);
+    return this.auth.issueToken(user);
+  }
+
+  /** Creates or updates the local account and applies the directory's groups. */
+  private async provision(email: string, name: string | null, directoryGroups: string[]) {
+    const roleNames: string[] = [];
+    for (const group of directoryGroups) if (await this.roles.exists(group)) roleNames.push(group);
+    let user = await this.users.findByEmail(email);
+    if (!user) {
+      await this.users.create({ email, name, passwordHash: null }, ['user', ...roleNames]);
+      user = await this.users.findByEmail(email);
+      if (!user) throw new Error('the user just created is missing');
+    } else {
+      const held = (await this.users.rolesOf(user.id)).map((r) => r.name);
+      for (const role of roleNames) if (!held.includes(role)) await this.users.addRole(user.id, role);
+      // Directory-only accounts hold exactly what the directory gives; accounts with a password
+      // keep roles granted here too.
+      if (!user.passwordHash)
+        for (const role of held)
+          if (role !== 'user' && !roleNames.includes(role)) await this.users.removeRole(user.id, role);
+    }
+    for (const group of directoryGroups)
+      if (await this.groups.exists(group)) await this.groups.addUsers(group, [user.id]);
+    return user;
+  }
+}
