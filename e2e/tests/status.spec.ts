@@ -63,6 +63,21 @@ test.describe('system status', () => {
     await page.getByRole('button', { name: 'Refresh' }).click();
     expect((await again).status()).toBe(200);
     await expect(page.getByTestId('logs-choose')).toContainText('Choose a component');
+
+    // Keyboard: arrows move between the components, Enter opens one's log.
+    await card(page, 'api').getByRole('button').focus();
+    await page.keyboard.press('ArrowDown');
+    await expect(card(page, 'gateway').getByRole('button')).toBeFocused();
+    await page.keyboard.press('End');
+    await expect(card(page, 'agent-hub').getByRole('button')).toBeFocused();
+    await page.keyboard.press('ArrowDown');
+    await expect(card(page, 'api').getByRole('button')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(card(page, 'api').getByRole('button')).toHaveAttribute('aria-pressed', 'true');
+    await expect(page).toHaveURL(/component=api/);
+    await expect(page.getByRole('heading', { name: 'Recent log of API' })).toBeVisible();
+    await page.goto('/#/systemStatus');
+    await expect(page.getByTestId('logs-choose')).toBeVisible();
     await page.mouse.move(0, 0);
     await page.screenshot({ path: `${SCREENS}/status-en-dark.png`, fullPage: true });
   });
@@ -232,7 +247,9 @@ test.describe('system status', () => {
     await page.screenshot({ path: `${SCREENS}/status-ar-light-wide.png`, fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect(card(page, 'api')).toBeVisible();
+    // On a phone the log is under the list: choosing a component brings it into view.
+    await card(page, 'gateway').getByRole('button').click();
+    await expect(page.getByRole('heading', { name: 'السجل الأخير: بوابة SSH' })).toBeInViewport();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await page.screenshot({ path: `${SCREENS}/status-ar-light-390.png`, fullPage: true });

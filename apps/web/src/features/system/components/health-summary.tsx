@@ -6,6 +6,7 @@ import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
+import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import type { Pod } from '../api/list-pods';
 import type { HealthSummary as Summary } from '../model/health';
@@ -22,7 +23,7 @@ const LOOK = {
  * The system health summary of spec §4 (Healthy, Problem, Problems) with how many components
  * are not Running and which. A live region: a change is read out.
  */
-export function HealthSummaryBanner({ pods }: { pods: readonly Pod[] | undefined }) {
+export function HealthSummaryBanner({ pods, updatedAt }: { pods: readonly Pod[] | undefined; updatedAt: number }) {
   const { t, i18n } = useTranslation();
   if (!pods) return <Skeleton variant="rounded" height={88} sx={{ mb: 3 }} />;
   const { summary, unhealthy } = healthSummary(pods);
@@ -42,13 +43,15 @@ export function HealthSummaryBanner({ pods }: { pods: readonly Pod[] | undefined
         mb: 3,
         display: 'flex',
         alignItems: 'center',
-        gap: 2,
+        flexWrap: 'wrap',
+        columnGap: 2,
+        rowGap: 1,
         borderColor: theme.palette[color].main,
         bgcolor: alpha(theme.palette[color].main, theme.palette.mode === 'dark' ? 0.12 : 0.06),
       })}
     >
       <Icon sx={{ fontSize: 40, color: `${color}.main`, flexShrink: 0 }} aria-hidden />
-      <Box sx={{ minWidth: 0 }}>
+      <Box sx={{ minWidth: 0, flex: '1 1 240px' }}>
         <Typography variant="h2" component="p" data-testid="health-summary-title">
           {t(`health.${summary}`)}
         </Typography>
@@ -62,6 +65,11 @@ export function HealthSummaryBanner({ pods }: { pods: readonly Pod[] | undefined
               })}
         </Typography>
       </Box>
+      {updatedAt > 0 ? (
+        <Typography variant="caption" sx={{ color: 'text.secondary' }} data-testid="status-updated">
+          {t('systemStatus.updatedAt', { time: dayjs(updatedAt).format('LTS') })}
+        </Typography>
+      ) : null}
     </Paper>
   );
 }

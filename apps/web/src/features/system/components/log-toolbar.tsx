@@ -79,7 +79,7 @@ export function LogToolbar(props: LogToolbarProps) {
       <Box
         sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 0.5, marginInlineStart: { md: 'auto' } }}
       >
-        <Tooltip title={t('systemStatus.logs.followHint')}>
+        <Tooltip title={t('systemStatus.logs.followHint')} describeChild>
           <FormControlLabel
             control={<Switch checked={props.follow} onChange={(event) => props.onFollow(event.target.checked)} />}
             label={t('systemStatus.logs.follow')}

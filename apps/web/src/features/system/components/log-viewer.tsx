@@ -146,7 +146,7 @@ export function LogViewer({ name }: { name: string }) {
         dir="ltr"
         aria-label={t('systemStatus.logs.linesLabel', { component: title })}
         data-testid="log-lines"
-        sx={{ listStyle: 'none', m: 0, py: 0.5, px: 0, textAlign: 'left' }}
+        sx={{ listStyle: 'none', m: 0, py: 0.5, px: 0, textAlign: 'start' }}
       >
         {shown.map((line) => (
           <LogLineRow key={line.index} line={line} raw={raw} search={search} levelText={levelText(line.level)} />

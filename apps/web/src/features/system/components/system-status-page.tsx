@@ -5,7 +5,8 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
-import Typography from '@mui/material/Typography';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import dayjs from 'dayjs';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -29,7 +30,9 @@ export function SystemStatusPage() {
   const logsId = useId();
   const selected = params.get('component');
   const data = pods.data?.pods;
-  const select = (name: string) =>
+  // Below the large breakpoint the log is under the list: choosing a component brings it into view.
+  const stacked = useMediaQuery(useTheme().breakpoints.down('lg'));
+  const select = (name: string) => {
     setParams(
       (old) => {
         const next = new URLSearchParams(old);
@@ -38,22 +41,17 @@ export function SystemStatusPage() {
       },
       { replace: true },
     );
+    if (stacked) requestAnimationFrame(() => document.getElementById(logsId)?.scrollIntoView({ block: 'start' }));
+  };
 
   const refresh = (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-      {pods.dataUpdatedAt > 0 ? (
-        <Typography variant="caption" sx={{ color: 'text.secondary' }} data-testid="status-updated">
-          {t('systemStatus.updatedAt', { time: dayjs(pods.dataUpdatedAt).format('LTS') })}
-        </Typography>
-      ) : null}
-      <Tooltip title={t('common.refresh')}>
-        <span>
-          <IconButton aria-label={t('common.refresh')} onClick={() => void pods.refetch()} disabled={pods.isFetching}>
-            {pods.isFetching ? <CircularProgress size={20} aria-hidden /> : <RefreshOutlined />}
-          </IconButton>
-        </span>
-      </Tooltip>
-    </Box>
+    <Tooltip title={t('common.refresh')}>
+      <span>
+        <IconButton aria-label={t('common.refresh')} onClick={() => void pods.refetch()} disabled={pods.isFetching}>
+          {pods.isFetching ? <CircularProgress size={20} aria-hidden /> : <RefreshOutlined />}
+        </IconButton>
+      </span>
+    </Tooltip>
   );
 
   let body;
@@ -69,7 +67,7 @@ export function SystemStatusPage() {
             {t('systemStatus.refreshFailed', { time: dayjs(pods.dataUpdatedAt).format('LTS') })}
           </Alert>
         ) : null}
-        <HealthSummaryBanner pods={data} />
+        <HealthSummaryBanner pods={data} updatedAt={pods.dataUpdatedAt} />
         <Box
           sx={{
             display: 'grid',
