@@ -156,8 +156,9 @@ export function bindRoutes(app: FastifyInstance, handlers: Handlers, gate: Gatek
         // Raw routes take their body as bytes (uploads) and send their own reply (files with ranges).
         const body = route.raw ? (request.body as never) : parsePart<never>(route.body, request.body ?? {}, 'Body');
         const result = await handler({ params, query, body, principal: principal as Principal, token, request, reply });
-        // A handler that sent its own reply (a file, with ranges) answers the reply itself.
-        if (result === reply) return reply;
+        // A handler that sent its own reply (a file, with ranges) answers the reply itself; a reply
+        // is thenable, so awaiting it yields undefined once it was sent.
+        if (result === reply || reply.sent) return reply;
         return reply.status(route.status ?? 200).send(result);
       },
     });
