@@ -1,4 +1,4 @@
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 
 /** Events the server sends to open consoles. */
 export const SOCKET_EVENTS = {
@@ -9,36 +9,56 @@ export const SOCKET_EVENTS = {
 /**
  * The console's socket to the server (same origin, path /socket.io), authenticated with the
  * session token. A plain class: the hook in app/providers subscribes and cleans up.
+ * socket.io-client is fetched when the first socket opens (after sign-in), which keeps it out of
+ * the console's initial bundle; listeners and messages given before it arrives are applied in order.
  */
 export class ConsoleSocket {
-  private readonly socket: Socket;
+  private socket: Socket | undefined;
+  private closed = false;
+  private readonly pending: ((socket: Socket) => void)[] = [];
 
   constructor(token: string) {
-    const base = new URL('.', window.location.href);
-    this.socket = io(base.origin, {
-      path: `${base.pathname.replace(/\/$/, '')}/socket.io`,
-      auth: { token },
-      query: { auth_token: token },
-      transports: ['websocket', 'polling'],
-      reconnectionDelayMax: 10_000,
-    });
+    void import('socket.io-client').then(
+      ({ io }) => {
+        if (this.closed) return;
+        const base = new URL('.', window.location.href);
+        const socket = io(base.origin, {
+          path: `${base.pathname.replace(/\/$/, '')}/socket.io`,
+          auth: { token },
+          query: { auth_token: token },
+          transports: ['websocket', 'polling'],
+          reconnectionDelayMax: 10_000,
+        });
+        this.socket = socket;
+        for (const apply of this.pending.splice(0)) apply(socket);
+      },
+      // The client could not load (offline): no live updates; the screens still refresh on their timers.
+      () => undefined,
+    );
+  }
+
+  private withSocket(apply: (socket: Socket) => void): void {
+    if (this.socket) apply(this.socket);
+    else if (!this.closed) this.pending.push(apply);
   }
 
   /** Calls the listener on an event; answers a function that stops listening. */
   on(event: string, listener: (...args: unknown[]) => void): () => void {
-    this.socket.on(event, listener);
+    this.withSocket((socket) => socket.on(event, listener));
     return () => {
-      this.socket.off(event, listener);
+      this.withSocket((socket) => socket.off(event, listener));
     };
   }
 
   /** Sends an event to the server (queued by socket.io until the socket connects). */
   emit(event: string, payload: unknown): void {
-    this.socket.emit(event, payload);
+    this.withSocket((socket) => socket.emit(event, payload));
   }
 
-  /** Closes the socket. */
+  /** Closes the socket (or keeps it from opening). */
   close(): void {
-    this.socket.close();
+    this.closed = true;
+    this.pending.length = 0;
+    this.socket?.close();
   }
 }
