@@ -139,8 +139,11 @@ export async function attachConsoleSockets(
     io.to(recordingRoom(id)).emit(SESSION_EVENTS.terminated, { recording_id: id });
     io.to('signed-in').emit(CONSOLE_EVENTS.countsChanged);
   };
+  // A session starting changes the sessions count: open lists reload (they hear no other event).
+  const onStarted = () => io.to('signed-in').emit(CONSOLE_EVENTS.countsChanged);
   deps.recordings.on('live', onLive);
   deps.recordings.on('ended', onEnded);
+  deps.recordings.on('started', onStarted);
   return {
     io,
     close: async () => {
@@ -148,6 +151,7 @@ export async function attachConsoleSockets(
       deps.recordings.off('live', onLive);
       deps.recordings.setRemoteTerminator(undefined);
       deps.recordings.off('ended', onEnded);
+      deps.recordings.off('started', onStarted);
       await io.close();
       await Promise.all([redis?.quit(), subscriber?.quit()]);
     },

@@ -92,6 +92,7 @@ export class RecordingsService extends EventEmitter {
     });
     const live: LiveRecording = { id, row, recorder };
     this.live.set(id, live);
+    this.emit('started', id);
     return live;
   }
 
