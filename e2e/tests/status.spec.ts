@@ -30,6 +30,20 @@ async function apiPods(page: Page): Promise<PodsAnswer> {
   return (await res.json()) as PodsAnswer;
 }
 
+/** Every component card and the log panel lie inside the screen's width (nothing cut at either side). */
+async function expectWithinScreen(page: Page) {
+  const width = page.viewportSize()?.width ?? 0;
+  for (const box of [
+    ...(await page.getByTestId('component-list').locator('> li').all()),
+    page.getByTestId('logs-panel'),
+  ]) {
+    const bounds = await box.boundingBox();
+    expect(bounds).not.toBeNull();
+    expect(bounds?.x ?? -1).toBeGreaterThanOrEqual(0);
+    expect((bounds?.x ?? 0) + (bounds?.width ?? 0)).toBeLessThanOrEqual(width);
+  }
+}
+
 test.describe('system status', () => {
   test('lists the five components Running as the API answers, and the navigation says Healthy', async ({ page }) => {
     const answered = page.waitForResponse((res) => isPodsCall(res.url()));
@@ -252,6 +266,7 @@ test.describe('system status', () => {
     await expect(page.getByRole('heading', { name: 'السجل الأخير: بوابة SSH' })).toBeInViewport();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    await expectWithinScreen(page);
     await page.screenshot({ path: `${SCREENS}/status-ar-light-390.png`, fullPage: true });
 
     await page.evaluate(() => localStorage.setItem('locale', 'en'));
@@ -260,6 +275,7 @@ test.describe('system status', () => {
     await expect(card(page, 'gateway')).toBeVisible();
     const narrow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(narrow).toBeLessThanOrEqual(0);
+    await expectWithinScreen(page);
     await page.screenshot({ path: `${SCREENS}/status-en-dark-390.png`, fullPage: true });
   });
 });

@@ -56,7 +56,7 @@ export function ComponentList(props: {
       component="ul"
       aria-label={t('systemStatus.components.label')}
       onKeyDown={moveFocus}
-      sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1.5 }}
+      sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gridTemplateColumns: 'minmax(0, 1fr)', gap: 1.5 }}
       data-testid="component-list"
     >
       {props.pods.map((pod) => {
