@@ -46,13 +46,25 @@ export function EndpointsEditor({ rows, errors, showAll, onChange }: EndpointsEd
           const shown = error && (showAll || row.path !== '') ? t(error.key, error.values) : undefined;
           const position = { number: index + 1 };
           return (
-            <Box component="li" key={row.id} sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+            <Box
+              component="li"
+              key={row.id}
+              sx={{
+                display: 'grid',
+                // Narrow screens: method and remove on one line, the path below at full width.
+                gridTemplateColumns: '120px 1fr auto',
+                gridTemplateAreas: { xs: '"method . remove" "path path path"', sm: '"method path remove"' },
+                columnGap: 1,
+                rowGap: 1.5,
+                alignItems: 'start',
+              }}
+            >
               <TextField
                 select
                 label={t('settings.security.method')}
                 value={row.method}
                 onChange={(event) => update(row.id, { method: event.target.value as EndpointMethod })}
-                sx={{ width: 120, flexShrink: 0 }}
+                sx={{ gridArea: 'method' }}
               >
                 {ENDPOINT_METHODS.map((method) => (
                   <MenuItem key={method} value={method}>
@@ -68,6 +80,7 @@ export function EndpointsEditor({ rows, errors, showAll, onChange }: EndpointsEd
                 helperText={shown ?? t('settings.security.pathHelper')}
                 placeholder="^/api/user"
                 fullWidth
+                sx={{ gridArea: 'path' }}
                 slotProps={{
                   htmlInput: {
                     'aria-label': t('settings.security.pathOf', position),
@@ -83,7 +96,7 @@ export function EndpointsEditor({ rows, errors, showAll, onChange }: EndpointsEd
                 aria-label={t('settings.security.removeEndpoint', position)}
                 title={t('settings.security.removeEndpoint', position)}
                 onClick={() => onChange(rows.filter((other) => other.id !== row.id))}
-                sx={{ mt: 1 }}
+                sx={{ gridArea: 'remove', mt: 1 }}
               >
                 <DeleteOutlineOutlined />
               </IconButton>

@@ -59,7 +59,6 @@ export function SettingsPage() {
           onChange={(_event, id: SectionId) => setParams({ section: id }, { replace: true })}
           variant="scrollable"
           scrollButtons="auto"
-          allowScrollButtonsMobile
           aria-label={t('settings.sections')}
         >
           {visible.map((section) => (
