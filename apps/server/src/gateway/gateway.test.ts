@@ -98,11 +98,12 @@ describe.each(DATABASES)('the SSH gateway on %s', (kind) => {
       token: admin,
       body: { users: [veraId] },
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
-    agent.child.kill('SIGKILL');
-    sshd.stop();
-    await server.stop();
+    // A setup that failed part way leaves some of these unset.
+    agent?.child.kill('SIGKILL');
+    sshd?.stop();
+    await server?.stop();
   });
 
   it('runs a command through the agent with the definition’s credential, and records it tamper-evidently', async () => {

@@ -93,7 +93,7 @@ describe.each(DATABASES)('rdp, generic and agent tunnels on %s', (kind) => {
       token: admin,
       body: { users: [users.body.users.find((u) => u.email === 'zara@example.test')!.id] },
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     for (const c of children) c.kill('SIGKILL');
     for (const a of agents) a.child.kill('SIGKILL');

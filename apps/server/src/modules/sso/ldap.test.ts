@@ -46,7 +46,7 @@ describe.skipIf(!fs.existsSync(SLAPD)).each(DATABASES)('directory sign-in agains
     admin = await server.login();
     await server.services.repositories.roles.ensure('auditor', ['list-recording'], false);
     await server.call('POST', '/api/group', { token: admin, body: { name: 'ops' } });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await server?.stop();
     slapd?.stop();
