@@ -97,8 +97,10 @@ test.describe('dashboard', () => {
       const heights = await bars.evaluateAll((elements) =>
         elements.map((element) => element.getBoundingClientRect().height),
       );
-      const tallest = heights.indexOf(Math.max(...heights));
-      expect(week[tallest]?.sessions).toBe(Math.max(...week.map((b) => b.sessions)));
+      // Bars of nearly equal counts can round to the same height: the most counted day is among the tallest.
+      const tallestHeight = Math.max(...heights);
+      const tallest = heights.flatMap((h, i) => (h >= tallestHeight - 1 ? [week[i]?.sessions ?? -1] : []));
+      expect(tallest).toContain(Math.max(...week.map((b) => b.sessions)));
     }
 
     await expect(page.getByTestId('agents-chart').locator('svg').first()).toBeVisible();
