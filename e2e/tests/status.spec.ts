@@ -150,7 +150,8 @@ test.describe('system status', () => {
     await page.getByRole('combobox', { name: 'Level' }).click();
     await page.getByRole('option', { name: 'All levels' }).click();
 
-    // Raw: the JSON lines as the server keeps them.
+    // Raw: the JSON lines as the server keeps them; following paused so the lines hold still.
+    await page.getByLabel('Follow').uncheck();
     await page.getByLabel('Raw JSON').check();
     const rawFirst = (await logLines(page).first().textContent()) ?? '';
     // The server keeps only the latest 500 lines and they move fast, so the line is checked for
@@ -175,6 +176,7 @@ test.describe('system status', () => {
     await page.getByLabel('Raw JSON').uncheck();
 
     // Follow: the log's own loads are logged, so new lines arrive on their own within seconds.
+    await page.getByLabel('Follow').check();
     await expect(page.getByLabel('Follow')).toBeChecked();
     // The server keeps the latest 500 lines, so a full log does not grow: the newest line changes.
     const newest = await logLines(page).last().textContent();
