@@ -1,22 +1,6 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../lib/api-error';
+import { LoadFailed as SharedLoadFailed } from '../../../components/load-failed';
 
 /** A section that could not load: the server's reason and a retry button. */
-export function LoadFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Alert
-      severity="error"
-      variant="outlined"
-      action={
-        <Button color="inherit" size="small" onClick={onRetry}>
-          {t('common.retry')}
-        </Button>
-      }
-    >
-      {t('account.loadFailed', { message: errorText(error, t('message.somethingWentWrong')) })}
-    </Alert>
-  );
+export function LoadFailed(props: { error: unknown; onRetry: () => void }) {
+  return <SharedLoadFailed {...props} messageId="account.loadFailed" />;
 }

@@ -1,25 +1,11 @@
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
-import { errorText } from '../../../lib/api-error';
+import { LoadFailed } from '../../../components/load-failed';
 import { formatUpdatedAt } from '../model/format';
 
 /** The dashboard could not load: the server's reason (a 403 names the permission) and a retry. */
-export function DashboardLoadFailed({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const { t } = useTranslation();
-  return (
-    <Alert
-      severity="error"
-      variant="outlined"
-      action={
-        <Button color="inherit" size="small" onClick={onRetry}>
-          {t('common.retry')}
-        </Button>
-      }
-    >
-      {t('dashboard.loadFailed', { message: errorText(error, t('message.somethingWentWrong')) })}
-    </Alert>
-  );
+export function DashboardLoadFailed(props: { error: unknown; onRetry: () => void }) {
+  return <LoadFailed {...props} messageId="dashboard.loadFailed" />;
 }
 
 /** A refresh failed while older figures are on screen: say how old they are. */
