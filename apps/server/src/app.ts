@@ -10,7 +10,7 @@ import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
 import { licenseHandlers } from './modules/license/license.routes.js';
-import { ssoHandlers } from './modules/sso/sso.routes.js';
+import { installSamlForm, ssoHandlers } from './modules/sso/sso.routes.js';
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
 import { installVideoUpload, videoHandlers } from './modules/recordings/video.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
@@ -51,7 +51,7 @@ export async function buildApp(
   });
   app.addHook('onSend', async (request, reply, payload) => {
     reply.headers(SECURITY_HEADERS);
-    if (request.url.startsWith('/api') || request.url.startsWith('/sso')) reply.header('cache-control', 'no-store');
+    if (/^\/(api|sso|saml|ldap)(\/|\?|$)/.test(request.url)) reply.header('cache-control', 'no-store');
     return payload;
   });
   // Every route the server serves, so a test can prove each /api route is declared in the contracts.
@@ -63,6 +63,7 @@ export async function buildApp(
   installErrorHandler(app);
   installAuditHook(app, services.repositories.audit);
   installVideoUpload(app);
+  installSamlForm(app);
   const handlers: Handlers = {
     ...authHandlers(services.auth, services.security, services.repositories.settings),
     ...systemHandlers(services, config.buildTag),

@@ -157,6 +157,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   watchHealth.unref();
   const purge = setInterval(() => {
     services.repositories.tokens.purgeExpired().catch((err: unknown) => app.log.warn({ err }, 'token purge failed'));
+    services.repositories.ssoFlows
+      .purgeExpired()
+      .catch((err: unknown) => app.log.warn({ err }, 'single sign-on purge failed'));
   }, 3_600_000);
   purge.unref();
   return {

@@ -24,7 +24,12 @@ import { RecordingRetention } from './modules/recordings/retention.js';
 import { KubernetesClient, type KubernetesTarget, kubernetesTarget } from './modules/status/kubernetes.js';
 import { StatusService } from './modules/status/status.service.js';
 import { LdapService } from './modules/sso/ldap.service.js';
+import { ExternalAccounts } from './modules/sso/external-accounts.js';
+import { OidcService } from './modules/sso/oidc.service.js';
+import { SamlService } from './modules/sso/saml.service.js';
 import { SsoConfigService } from './modules/sso/sso-config.service.js';
+import { SsoFlowService } from './modules/sso/sso-flow.service.js';
+import { SsoFlowsRepository } from './modules/sso/sso-flows.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
 import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
@@ -103,7 +108,15 @@ export function createServices(database: Database, options: ServiceOptions) {
     options.log.child({ component: 'recording-storage' }),
   );
   const mediaTickets = new MediaTickets(options.secretKey);
-  const ssoConfig = new SsoConfigService(settingsRepository, box);
+  const ssoConfig = new SsoConfigService(
+    settingsRepository,
+    box,
+    async () => (await settings.get()).public_url || options.defaultPublicUrl,
+  );
+  const externalAccounts = new ExternalAccounts(users, roles, groups);
+  const oidc = new OidcService(ssoConfig);
+  const saml = new SamlService(ssoConfig);
+  const ssoFlowsRepository = new SsoFlowsRepository(db);
   const kubeTarget = options.kubernetes === undefined ? kubernetesTarget(process.env) : options.kubernetes;
   const kube = kubeTarget ? new KubernetesClient(kubeTarget) : undefined;
   const license = new LicenseService(settingsRepository, agents, options.devLicenses ?? false);
@@ -129,7 +142,10 @@ export function createServices(database: Database, options: ServiceOptions) {
     gatekeeper,
     license,
     ssoConfig,
-    ldap: new LdapService(ssoConfig, auth, users, roles, groups),
+    ldap: new LdapService(ssoConfig, auth, externalAccounts),
+    oidc,
+    saml,
+    ssoFlows: new SsoFlowService(ssoConfig, ssoFlowsRepository, oidc, saml, externalAccounts, auth, users),
     ingressTls: new IngressTlsService(settingsRepository, box, options.httpsPort),
     versions: new VersionsService(settingsRepository, agents, kube),
     retention: new RecordingRetention(db, settings, audit, options.log.child({ component: 'recording-storage' })),
@@ -153,6 +169,7 @@ export function createServices(database: Database, options: ServiceOptions) {
       audit,
       tokens,
       apiKeys,
+      ssoFlows: ssoFlowsRepository,
     },
     security,
     settings,

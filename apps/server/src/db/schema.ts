@@ -270,3 +270,31 @@ export const recordings = pgTable('recordings', {
   endReason: text('end_reason'),
   terminatedBy: text('terminated_by'),
 });
+
+/** Single sign-on flows begun and not finished (migration 0008). */
+export const ssoFlows = pgTable('sso_flows', {
+  idHash: text('id_hash').primaryKey(),
+  protocol: text('protocol').notNull(),
+  purpose: text('purpose').notNull(),
+  requesterId: uuid('requester_id').references(() => users.id, { onDelete: 'cascade' }),
+  bindingHash: text('binding_hash').notNull(),
+  data: jsonb('data').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** Completed single sign-ons waiting for GET /sso/token. */
+export const ssoHandoffs = pgTable('sso_handoffs', {
+  codeHash: text('code_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose').notNull(),
+  requesterTokenHash: text('requester_token_hash'),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** SAML assertion ids accepted once, kept until the assertion would have expired anyway. */
+export const ssoSeenAssertions = pgTable('sso_seen_assertions', {
+  assertionId: text('assertion_id').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

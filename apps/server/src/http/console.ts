@@ -28,7 +28,11 @@ export async function installConsole(app: FastifyInstance, webDir: string | unde
     );
   }
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url.startsWith('/api') || request.url.startsWith('/sso') || request.url.startsWith('/ldap');
+    const isApi =
+      request.url.startsWith('/api') ||
+      request.url.startsWith('/sso') ||
+      request.url.startsWith('/ldap') ||
+      request.url.startsWith('/saml');
     if (!isApi && request.method === 'GET' && hasConsole && request.headers.accept?.includes('text/html')) {
       // The console routes with the hash; send people to its 404 page.
       return reply.redirect('/#/error-pages/error-404');

@@ -83,6 +83,11 @@ export class AuthService {
     const token = newToken();
     const expiresAt = new Date(Date.now() + effectiveTokenMaxAge * 1000);
     await this.tokens.insert(hashToken(token), user.id, expiresAt);
+    return this.signedInUser(user, token, expiresAt);
+  }
+
+  /** What a sign-in answers: the token with the user, their roles and permissions. */
+  async signedInUser(user: { id: string; email: string; name: string | null }, token: string, expiresAt: Date) {
     const roles = await this.users.rolesOf(user.id);
     return {
       authentication_token: token,
@@ -130,16 +135,24 @@ export class AuthService {
       throw new HttpError(401, 'The password is not correct.');
     }
     await this.guard.clearFailures(principal.email);
+    return this.grantReauthorization(user.id, principal.tokenKind === 'session' ? principal.tokenHash : null);
+  }
+
+  /**
+   * What proving oneself again gives (after a password here, or a single sign-on in the popup):
+   * with single-use on a one-shot token; otherwise a new session token replacing `replaces`.
+   */
+  async grantReauthorization(userId: string, replaces: string | null) {
     const security = await this.security.get();
     const token = newToken();
     if (security.api_limit_single_use) {
       const expiresAt = new Date(Date.now() + ONESHOT_TOKEN_SECONDS * 1000);
-      await this.tokens.insert(hashToken(token), user.id, expiresAt, 'oneshot');
+      await this.tokens.insert(hashToken(token), userId, expiresAt, 'oneshot');
       return { token, kind: 'oneshot' as const, expires_at: expiresAt.toISOString() };
     }
     const expiresAt = new Date(Date.now() + security.effectiveTokenMaxAge * 1000);
-    await this.tokens.insert(hashToken(token), user.id, expiresAt);
-    if (principal.tokenKind === 'session') await this.tokens.delete(principal.tokenHash);
+    await this.tokens.insert(hashToken(token), userId, expiresAt);
+    if (replaces) await this.tokens.delete(replaces);
     return { token, kind: 'session' as const, expires_at: expiresAt.toISOString() };
   }
 

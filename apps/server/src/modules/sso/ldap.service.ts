@@ -1,9 +1,7 @@
 import { Client } from 'ldapts';
 import { HttpError } from '../../http/errors.js';
 import type { AuthService } from '../auth/auth.service.js';
-import type { GroupsRepository } from '../groups/groups.repository.js';
-import type { RolesRepository } from '../roles/roles.repository.js';
-import type { UsersRepository } from '../users/users.repository.js';
+import type { ExternalAccounts } from './external-accounts.js';
 import type { LdapSettings, SsoConfigService } from './sso-config.service.js';
 
 /** Escapes a value for an LDAP search filter (RFC 4515). */
@@ -33,9 +31,7 @@ export class LdapService {
   constructor(
     private readonly config: SsoConfigService,
     private readonly auth: AuthService,
-    private readonly users: UsersRepository,
-    private readonly roles: RolesRepository,
-    private readonly groups: GroupsRepository,
+    private readonly accounts: ExternalAccounts,
   ) {}
 
   private client(settings: LdapSettings): Client {
@@ -134,30 +130,7 @@ export class LdapService {
       await asUser.unbind().catch(() => undefined);
     }
     await this.auth.succeededSignIn(email);
-    const user = await this.provision(email, found.name ?? null, found.groups);
+    const user = await this.accounts.provision({ email, name: found.name ?? null, groups: found.groups });
     return this.auth.issueToken(user);
-  }
-
-  /** Creates or updates the local account and applies the directory's groups. */
-  private async provision(email: string, name: string | null, directoryGroups: string[]) {
-    const roleNames: string[] = [];
-    for (const group of directoryGroups) if (await this.roles.exists(group)) roleNames.push(group);
-    let user = await this.users.findByEmail(email);
-    if (!user) {
-      await this.users.create({ email, name, passwordHash: null }, ['user', ...roleNames]);
-      user = await this.users.findByEmail(email);
-      if (!user) throw new Error('the user just created is missing');
-    } else {
-      const held = (await this.users.rolesOf(user.id)).map((r) => r.name);
-      for (const role of roleNames) if (!held.includes(role)) await this.users.addRole(user.id, role);
-      // Directory-only accounts hold exactly what the directory gives; accounts with a password
-      // keep roles granted here too.
-      if (!user.passwordHash)
-        for (const role of held)
-          if (role !== 'user' && !roleNames.includes(role)) await this.users.removeRole(user.id, role);
-    }
-    for (const group of directoryGroups)
-      if (await this.groups.exists(group)) await this.groups.addUsers(group, [user.id]);
-    return user;
   }
 }

@@ -1,4 +1,12 @@
-import type { AuthConfig, ParsedBodyOf, Routes } from '@gatehouse/contracts';
+import {
+  SAML_BINDING_POST,
+  SAML_BINDING_REDIRECT,
+  SAML_NAMEID_EMAIL,
+  type AuthConfig,
+  type ParsedBodyOf,
+  type Routes,
+  type SamlConfig,
+} from '@gatehouse/contracts';
 import type { z } from 'zod';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
@@ -28,22 +36,78 @@ interface Stored {
     ldap_group_object_filter?: string;
   };
   oidc_config?: { client_id?: string; client_secret_sealed?: string; scope?: string; well_known_url?: string };
+  /** As sent (deep-merged), without sp.privateKey, which is kept sealed beside it. */
+  saml_config?: Record<string, unknown>;
+  saml_private_key_sealed?: string;
 }
 
-/** Spec §9 defaults of SAML, kept until issue 8 completes SAML. */
-const SAML_DEFAULTS = {
-  strict: true,
-  debug: false,
-  sp: {
-    assertionConsumerService: { binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST' },
-    NameIDFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
-  },
-  idp: {
-    singleSignOnService: { binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect' },
-    singleLogoutService: { binding: 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect' },
-  },
-  security: { rejectDeprecatedAlgorithm: true },
-};
+/** OpenID Connect settings with the client secret opened, for signing in. */
+export interface OidcSettings {
+  clientId: string;
+  clientSecret: string;
+  scope: string;
+  wellKnownUrl: string;
+}
+
+/** SAML settings as answered, with the SP signing key opened (empty when none). */
+export type SamlSettings = z.infer<typeof SamlConfig> & { spPrivateKey: string };
+
+/** Where the identity providers send people back, under the console's public address. */
+export function callbackUrls(base: string) {
+  return {
+    oidc_redirect_uri: `${base}/sso/oidc/callback`,
+    saml_acs_url: `${base}/saml/acs`,
+    saml_metadata_url: `${base}/saml/metadata`,
+  };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `over` merged into `base`, objects by key, other values replaced. */
+function deepMerge(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [k, v] of Object.entries(over)) {
+    if (v === undefined) continue;
+    const current = out[k];
+    out[k] = isObject(v) && isObject(current) ? deepMerge(current, v) : v;
+  }
+  return out;
+}
+
+/** Spec §9 defaults of SAML; the addresses of this server fill in the SP's empty ones. */
+function samlDefaults(base: string): Omit<z.infer<typeof SamlConfig>, 'sp'> & {
+  sp: Omit<z.infer<typeof SamlConfig>['sp'], 'privateKey_set'>;
+} {
+  const urls = callbackUrls(base);
+  return {
+    strict: true,
+    debug: false,
+    sp: {
+      entityId: urls.saml_metadata_url,
+      assertionConsumerService: { url: urls.saml_acs_url, binding: SAML_BINDING_POST },
+      singleLogoutService: { url: '', binding: SAML_BINDING_REDIRECT },
+      NameIDFormat: SAML_NAMEID_EMAIL,
+      x509cert: '',
+    },
+    idp: {
+      entityId: '',
+      singleSignOnService: { url: '', binding: SAML_BINDING_REDIRECT },
+      singleLogoutService: { url: '', binding: SAML_BINDING_REDIRECT },
+      x509cert: '',
+    },
+    security: {
+      authnRequestsSigned: false,
+      wantAssertionsSigned: true,
+      wantMessagesSigned: false,
+      rejectDeprecatedAlgorithm: true,
+      signatureAlgorithm: 'sha256',
+    },
+    contactPerson: { technical: { givenName: '', emailAddress: '' }, support: { givenName: '', emailAddress: '' } },
+    organization: { name: '', displayname: '', url: '' },
+  };
+}
 
 /**
  * The sign-in configuration (spec §3 Auth config), one document in the settings table shared by
@@ -53,6 +117,8 @@ export class SsoConfigService {
   constructor(
     private readonly settings: SettingsRepository,
     private readonly box: SecretBox,
+    /** The console's public address (general settings' public_url, else the server's). */
+    readonly baseUrl: () => Promise<string>,
   ) {}
 
   private async stored(): Promise<Stored> {
@@ -85,7 +151,40 @@ export class SsoConfigService {
         scope: o.scope ?? 'profile email openid',
         well_known_url: o.well_known_url ?? '',
       },
-      saml_config: SAML_DEFAULTS,
+      saml_config: await this.samlAnswer(s),
+      callback_urls: callbackUrls(await this.baseUrl()),
+    };
+  }
+
+  private async samlAnswer(s: Stored): Promise<z.infer<typeof SamlConfig>> {
+    const merged = deepMerge(samlDefaults(await this.baseUrl()), s.saml_config ?? {}) as ReturnType<
+      typeof samlDefaults
+    >;
+    // Empty SP addresses mean this server's own.
+    const defaults = samlDefaults(await this.baseUrl());
+    if (!merged.sp.entityId) merged.sp.entityId = defaults.sp.entityId;
+    if (!merged.sp.assertionConsumerService.url)
+      merged.sp.assertionConsumerService.url = defaults.sp.assertionConsumerService.url;
+    return { ...merged, sp: { ...merged.sp, privateKey_set: Boolean(s.saml_private_key_sealed) } };
+  }
+
+  /** The SAML settings with the SP's signing key opened. */
+  async saml(): Promise<SamlSettings> {
+    const s = await this.stored();
+    const answer = await this.samlAnswer(s);
+    return { ...answer, spPrivateKey: s.saml_private_key_sealed ? this.box.open(s.saml_private_key_sealed) : '' };
+  }
+
+  /** The OpenID Connect settings with the client secret opened. */
+  async oidc(): Promise<OidcSettings> {
+    const s = await this.stored();
+    const o = (await this.get()).oidc_config;
+    const sealed = s.oidc_config?.client_secret_sealed;
+    return {
+      clientId: o.client_id,
+      clientSecret: sealed ? this.box.open(sealed) : '',
+      scope: o.scope,
+      wellKnownUrl: o.well_known_url,
     };
   }
 
@@ -122,6 +221,12 @@ export class SsoConfigService {
         ...rest,
         ...(secret ? { client_secret_sealed: this.box.seal(secret) } : {}),
       };
+    }
+    if (body.saml_config) {
+      const { sp, ...rest } = body.saml_config;
+      const { privateKey, ...spRest } = sp ?? {};
+      next.saml_config = deepMerge(s.saml_config ?? {}, { ...rest, ...(sp ? { sp: spRest } : {}) });
+      if (privateKey) next.saml_private_key_sealed = this.box.seal(privateKey);
     }
     await this.settings.put(KEY, next);
     return { message: 'Configuration saved.', config: await this.get() };
