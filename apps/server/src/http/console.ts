@@ -4,13 +4,16 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from './errors.js';
 
-/** Serves the built console when its folder exists, and answers unknown paths clearly. */
+/**
+ * Serves the built console when its folder exists, and answers unknown paths clearly. Files are
+ * looked up on each request (a rebuild under a running server is served at once).
+ */
 export async function installConsole(app: FastifyInstance, webDir: string | undefined): Promise<void> {
   const hasConsole = webDir !== undefined && fs.existsSync(path.join(webDir, 'index.html'));
   if (hasConsole) {
     await app.register(fastifyStatic, {
       root: webDir,
-      wildcard: false,
+      wildcard: true,
       index: 'index.html',
       setHeaders: (res, file) => {
         // Hashed assets never change; index.html must always be fresh after an upgrade.
@@ -33,6 +36,14 @@ export async function installConsole(app: FastifyInstance, webDir: string | unde
       request.url.startsWith('/sso') ||
       request.url.startsWith('/ldap') ||
       request.url.startsWith('/saml');
+    const pathname = request.url.split('?')[0] ?? '';
+    if (hasConsole && (pathname === '/' || pathname === '/index.html')) {
+      // The console's own page is gone (a rebuild in progress): no redirect, which would loop.
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The console’s files are missing or being rebuilt: run `npm run build`, then reload.');
+    }
     if (!isApi && request.method === 'GET' && hasConsole && request.headers.accept?.includes('text/html')) {
       // The console routes with the hash; send people to its 404 page.
       return reply.redirect('/#/error-pages/error-404');
