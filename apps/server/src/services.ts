@@ -115,7 +115,7 @@ export function createServices(database: Database, options: ServiceOptions) {
   );
   const externalAccounts = new ExternalAccounts(users, roles, groups);
   const oidc = new OidcService(ssoConfig);
-  const saml = new SamlService(ssoConfig);
+  const saml = new SamlService(ssoConfig, options.log.child({ component: 'api' }));
   const ssoFlowsRepository = new SsoFlowsRepository(db);
   const kubeTarget = options.kubernetes === undefined ? kubernetesTarget(process.env) : options.kubernetes;
   const kube = kubeTarget ? new KubernetesClient(kubeTarget) : undefined;
