@@ -82,4 +82,7 @@ export const API = {
   getRecordingCast: { name: 'getRecordingCast', method: 'GET', path: '/api/recording/{id}/cast' },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify' },
   terminateTunnel: { name: 'terminateTunnel', method: 'DELETE', path: '/api/tunnel/{id}' },
+  ldapLogin: { name: 'ldapLogin', method: 'POST', path: '/ldap/login' },
+  startSso: { name: 'startSso', method: 'POST', path: '/sso/start' },
+  ssoToken: { name: 'ssoToken', method: 'GET', path: '/sso/token' },
 } as const satisfies { [K in RouteName]?: RouteRef<K> };

@@ -3,7 +3,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiCall } from './api-client';
 import { API } from './api-routes';
 import type { Authorization, AuthorizationRequest } from './reauth';
-import { AuthorizationCancelledError, isListedForSingleUse, registerAuthorizer } from './reauth';
+import {
+  AuthorizationCancelledError,
+  authorizeInPopup,
+  isListedForSingleUse,
+  registerAuthorizer,
+  rememberSignInMethod,
+} from './reauth';
 import { getToken, signIn, signOut } from './session';
 import { STORAGE_KEYS, writeJson } from './storage';
 
@@ -205,6 +211,168 @@ describe('re-authorization in the API client', () => {
     unregister = dialogAnswering().unregister;
     await expect(apiCall(API.getSettings)).rejects.toMatchObject({ status: 401 });
     expect(getToken()).toBeNull();
+  });
+});
+
+/** A stand-in for the popup window: it can be closed by the user or by the page. */
+interface FakePopup {
+  closed: boolean;
+  close: () => void;
+}
+
+/** Makes window.open answer a fake popup (or null: blocked); returns the popup and the open spy. */
+function fakePopup(blocked = false) {
+  const popup: FakePopup = {
+    closed: false,
+    close: vi.fn(() => {
+      popup.closed = true;
+    }),
+  };
+  const open = vi.fn(() => (blocked ? null : popup));
+  vi.stubGlobal('open', open);
+  return { popup, open };
+}
+
+/** What the /sso screen in the popup posts, as the console window receives it. */
+function postFromPopup(origin: string, data: unknown): void {
+  window.dispatchEvent(new MessageEvent('message', { origin, data }));
+}
+
+const ORIGIN = 'http://localhost:3000';
+const tokenMessage = (token: string, kind: 'oneshot' | 'session') => ({
+  type: 'newAuthToken',
+  token,
+  kind,
+  expires_at: '2030-01-01T00:02:00Z',
+});
+
+/** True once the promise has settled (after the pending microtasks ran). */
+async function hasSettled(promise: Promise<unknown>): Promise<boolean> {
+  let settled = false;
+  promise.then(
+    () => (settled = true),
+    () => (settled = true),
+  );
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  return settled;
+}
+
+describe('re-authorization of a single sign-on session in the popup', () => {
+  beforeEach(() => rememberSignInMethod('sso'));
+
+  it('opens a 500x500 popup on /ssoauth instead of the dialog, and retries with the token posted from this origin only', async () => {
+    const seen = fakeServer({ 'POST api/user': [REAUTH_SINGLE_USE, [201, { email: 'bo@example.test' }]] });
+    const dialog = dialogAnswering();
+    unregister = dialog.unregister;
+    const { popup, open } = fakePopup();
+
+    const call = apiCall(API.createUser, { body: { email: 'bo@example.test', password: 'long-enough-1' } });
+    await vi.waitFor(() => expect(open).toHaveBeenCalledTimes(1));
+    const [url, name, features] = open.mock.calls[0] as unknown as [string, string, string];
+    expect(url).toBe(`${ORIGIN}/#/ssoauth?purpose=authorize`);
+    expect(name).toBe('gatehouse-sso-authorize');
+    expect(features).toMatch(/width=500,height=500/);
+
+    // Another site posting a token is ignored, and so is a message of another shape from this origin.
+    postFromPopup('https://evil.example.test', tokenMessage('evil-token', 'oneshot'));
+    postFromPopup(ORIGIN, { type: 'newAuthToken', token: 'no-kind' });
+    expect(await hasSettled(call)).toBe(false);
+
+    postFromPopup(ORIGIN, tokenMessage('sso-one-shot', 'oneshot'));
+    await expect(call).resolves.toEqual({ email: 'bo@example.test' });
+    expect(seen.map((s) => s.token)).toEqual(['normal-token', 'sso-one-shot']);
+    expect(dialog.asked).toEqual([]);
+    expect(popup.close).toHaveBeenCalled();
+    expect(getToken()).toBe('normal-token');
+  });
+
+  it('uses a session token from the popup as the new stored token', async () => {
+    const seen = fakeServer({ 'POST api/security': [REAUTH_FRESHNESS, OK] });
+    unregister = dialogAnswering().unregister;
+    const { open } = fakePopup();
+
+    const call = apiCall(API.saveSecurity, { body: { api_limit_freshness: true } });
+    await vi.waitFor(() => expect(open).toHaveBeenCalled());
+    postFromPopup(ORIGIN, tokenMessage('sso-fresh', 'session'));
+
+    await call;
+    expect(seen.map((s) => s.token)).toEqual(['normal-token', 'sso-fresh']);
+    expect(localStorage.getItem('token')).toBe('sso-fresh');
+  });
+
+  it('rejects the call, unsent, when the popup is blocked', async () => {
+    const seen = fakeServer({ 'POST api/user': [REAUTH_SINGLE_USE] });
+    unregister = dialogAnswering().unregister;
+    fakePopup(true);
+
+    const call = apiCall(API.createUser, { body: { email: 'e@example.test', password: 'long-enough-1' } });
+
+    await expect(call).rejects.toBeInstanceOf(AuthorizationCancelledError);
+    await expect(call).rejects.toThrow('Allow pop-ups for this site to authorize');
+    expect(seen).toHaveLength(1);
+    expect(getToken()).toBe('normal-token');
+  });
+
+  it('rejects when the popup is closed without an answer', async () => {
+    vi.useFakeTimers();
+    try {
+      const { popup } = fakePopup();
+      const answer = authorizeInPopup();
+      answer.catch(() => undefined);
+      popup.closed = true;
+      await vi.advanceTimersByTimeAsync(600);
+      await expect(answer).rejects.toBeInstanceOf(AuthorizationCancelledError);
+      await expect(answer).rejects.toThrow('Authorization cancelled: the single sign-on window was closed.');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('still takes the token the popup posted just before closing itself', async () => {
+    vi.useFakeTimers();
+    try {
+      const { popup } = fakePopup();
+      const answer = authorizeInPopup();
+      popup.closed = true;
+      await vi.advanceTimersByTimeAsync(250);
+      postFromPopup(ORIGIN, tokenMessage('late-token', 'oneshot'));
+      await expect(answer).resolves.toEqual({
+        token: 'late-token',
+        kind: 'oneshot',
+        expires_at: '2030-01-01T00:02:00Z',
+      });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('rejects with the reason the popup reports, leaving it open to read', async () => {
+    const { popup } = fakePopup();
+    const answer = authorizeInPopup();
+    postFromPopup(ORIGIN, { type: 'ssoError', message: 'You signed in at the identity provider as bo@example.test.' });
+    await expect(answer).rejects.toThrow('You signed in at the identity provider as bo@example.test.');
+    expect(popup.close).not.toHaveBeenCalled();
+  });
+
+  it('closes the popup and rejects when the user signs out meanwhile', async () => {
+    const { popup } = fakePopup();
+    const answer = authorizeInPopup();
+    signOut();
+    await expect(answer).rejects.toBeInstanceOf(AuthorizationCancelledError);
+    expect(popup.close).toHaveBeenCalled();
+  });
+
+  it('keeps the Authorize dialog for directory and password sessions', async () => {
+    rememberSignInMethod('ldap');
+    fakeServer({ 'POST api/user': [REAUTH_SINGLE_USE, [201, { email: 'f@example.test' }]] });
+    const dialog = dialogAnswering(oneshot('dialog-one-shot'));
+    unregister = dialog.unregister;
+    const { open } = fakePopup();
+
+    await apiCall(API.createUser, { body: { email: 'f@example.test', password: 'long-enough-1' } });
+
+    expect(dialog.asked).toHaveLength(1);
+    expect(open).not.toHaveBeenCalled();
   });
 });
 

@@ -5,6 +5,8 @@ export const STORAGE_KEYS = {
   oneshotToken: 'oneshotToken',
   user: 'user',
   securitySettings: 'securitySettings',
+  /** How this browser's session signed in (password, ldap or sso): re-authorization follows it. */
+  signInMethod: 'signInMethod',
   locale: 'locale',
 } as const;
 

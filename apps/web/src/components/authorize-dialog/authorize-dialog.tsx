@@ -27,8 +27,6 @@ export interface AuthorizeDialogProps {
   errors: readonly string[];
   /** The server refused the call first ('Authorization needed'). */
   after401: boolean;
-  /** The sign-in provider is SAML or OIDC, whose popup flow is not available yet. */
-  singleSignOn: boolean;
   onSubmit: () => void;
   onCancel: () => void;
 }
@@ -64,11 +62,6 @@ export function AuthorizeDialog(props: AuthorizeDialogProps) {
             <Typography id={textId} variant="body2" sx={{ color: 'text.secondary', width: FIELD_WIDTH }}>
               {props.after401 ? t('authorize.neededText') : t('authorize.text')}
             </Typography>
-            {props.singleSignOn ? (
-              <Alert severity="info" variant="outlined" sx={{ width: FIELD_WIDTH }}>
-                {t('authorize.singleSignOn')}
-              </Alert>
-            ) : null}
             {props.errors.map((text) => (
               <Alert key={text} severity="error" variant="outlined" sx={{ width: FIELD_WIDTH }}>
                 {text}

@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiCall } from '../../lib/api-client';
 import { API } from '../../lib/api-routes';
-import { AuthorizationCancelledError } from '../../lib/reauth';
+import { AuthorizationCancelledError, rememberSignInMethod } from '../../lib/reauth';
 import { getToken, signIn, signOut } from '../../lib/session';
 import { fakeServer, renderWithProviders } from '../testing/render-with-providers';
 import { AuthorizeHost } from './authorize-host';
@@ -56,7 +56,6 @@ describe('Authorize dialog', () => {
         [200, { allow_signup: true }],
       ],
       'POST api/auth/authorize': [[200, { token: 'one-shot', kind: 'oneshot', expires_at: '2030-01-01T00:00:00Z' }]],
-      'GET sso': [[200, { auth_type: 1 }]],
     });
     renderWithProviders(<AuthorizeHost />);
 
@@ -87,7 +86,6 @@ describe('Authorize dialog', () => {
         401,
         { statusCode: 401, error: 'Unauthorized', message: 'The password is not correct.' },
       ],
-      'GET sso': [200, { auth_type: 1 }],
     });
     renderWithProviders(<AuthorizeHost />);
 
@@ -107,15 +105,33 @@ describe('Authorize dialog', () => {
     await expect(call).rejects.toThrow('Authorization cancelled: the action was not carried out.');
   });
 
-  it('tells single sign-on users that the popup flow is not available yet', async () => {
-    fakeServer({ 'POST api/security': [401, REAUTH], 'GET sso': [200, { auth_type: 2 }] });
-    renderWithProviders(<AuthorizeHost />);
-    const call = apiCall(API.saveSecurity, { body: {} });
-    call.catch(() => undefined);
-    expect(await screen.findByText(/signs in with single sign-on/)).toBeTruthy();
-    await act(async () => {
-      fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
-      await call.catch(() => undefined);
+  it('lets a single sign-on session authorize in the popup instead, still saying authorization is needed', async () => {
+    rememberSignInMethod('sso');
+    const seen = queuedServer({
+      'POST api/security': [
+        [401, REAUTH],
+        [200, { message: 'Configuration saved.' }],
+      ],
     });
+    const popup = { closed: false, close: vi.fn() };
+    const open = vi.fn(() => popup);
+    vi.stubGlobal('open', open);
+    renderWithProviders(<AuthorizeHost />);
+
+    const call = apiCall(API.saveSecurity, { body: {} });
+    await waitFor(() => expect(open).toHaveBeenCalled());
+    expect(document.querySelector('.MuiSnackbar-root')?.textContent).toBe('Authorization needed');
+    expect(screen.queryByRole('dialog', { name: 'Authorize' })).toBeNull();
+
+    act(() => {
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          origin: window.location.origin,
+          data: { type: 'newAuthToken', token: 'sso-one-shot', kind: 'oneshot', expires_at: '2030-01-01T00:02:00Z' },
+        }),
+      );
+    });
+    await expect(call).resolves.toEqual({ message: 'Configuration saved.' });
+    expect(seen.map((s) => s.token)).toEqual(['normal-token', 'sso-one-shot']);
   });
 });

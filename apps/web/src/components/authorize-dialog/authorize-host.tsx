@@ -1,18 +1,14 @@
-import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useEffectEvent, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { apiCall } from '../../lib/api-client';
 import { ApiError } from '../../lib/api-error';
 import { API } from '../../lib/api-routes';
 import type { Authorization, AuthorizationRequest } from '../../lib/reauth';
-import { AuthorizationCancelledError, registerAuthorizer } from '../../lib/reauth';
+import { AuthorizationCancelledError, onAuthorizationRequest, registerAuthorizer } from '../../lib/reauth';
 import { getSession, subscribeSession } from '../../lib/session';
 import { useSession } from '../../lib/use-session';
 import { useSnackbar } from '../snackbar/snackbar-context';
 import { AuthorizeDialog } from './authorize-dialog';
-
-/** Auth types whose users re-authorize through the single sign-on popup (spec §2.8, issue 8). */
-const POPUP_AUTH_TYPES: readonly number[] = [2, 3];
 
 interface Pending {
   request: AuthorizationRequest;
@@ -30,7 +26,8 @@ function reasonsOf(error: unknown, fallback: string): string[] {
 /**
  * Mounts the Authorize dialog for the API client (lib/reauth): a call that needs authorization
  * opens it; Authorize calls POST api/auth/authorize with the password and hands the answer to
- * the waiting call; Cancel rejects that call. A 401 under single-use first shows 'Authorization needed'.
+ * the waiting call; Cancel rejects that call. A refused call first shows 'Authorization needed' (also
+ * when a single sign-on session re-authorizes in the popup instead).
  */
 export function AuthorizeHost() {
   const { t } = useTranslation();
@@ -41,13 +38,6 @@ export function AuthorizeHost() {
   const [submitting, setSubmitting] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
   const pendingRef = useRef<Pending | null>(null);
-  const provider = useQuery({
-    queryKey: ['auth', 'sso-provider'],
-    queryFn: () => apiCall(API.ssoProvider, { signOutOn401: false }),
-    enabled: pending !== null,
-    retry: false,
-    staleTime: 5 * 60_000,
-  });
 
   const finish = useCallback(() => {
     pendingRef.current = null;
@@ -75,15 +65,17 @@ export function AuthorizeHost() {
           const next = { request, resolve, reject };
           pendingRef.current = next;
           setPending(next);
-          announce(request);
         }),
     );
+    // Said for the popup of single sign-on sessions too, which lib/reauth opens instead of the dialog.
+    const unlisten = onAuthorizationRequest((request) => announce(request));
     // Signing out (or expiry) cancels what waits on the dialog.
     const unsubscribe = subscribeSession(() => {
       if (!getSession().user) cancel();
     });
     return () => {
       unregister();
+      unlisten();
       unsubscribe();
       // Nothing can answer a prompt once the dialog is gone: the call waiting on it fails.
       cancel();
@@ -114,7 +106,6 @@ export function AuthorizeHost() {
       submitting={submitting}
       errors={errors}
       after401={pending?.request.after401 ?? false}
-      singleSignOn={POPUP_AUTH_TYPES.includes(provider.data?.auth_type ?? 1)}
       onSubmit={() => void submit()}
       onCancel={() => cancelPrompt(t('authorize.cancelled'))}
     />

@@ -3,8 +3,11 @@ import type { ResponseOf, Routes } from '@gatehouse/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
+import type { SignInMethod } from '../../../lib/reauth';
+import { rememberSignInMethod } from '../../../lib/reauth';
 import type { StoredUser } from '../../../lib/session';
 import { signIn } from '../../../lib/session';
+import { ldapLogin } from './ldap-login';
 
 /** Credentials of the sign-in form. */
 export interface Credentials {
@@ -37,10 +40,16 @@ export async function login(credentials: Credentials): Promise<LoginUser> {
   return answer.response.user;
 }
 
-/** Signs in and stores token and user on success. */
-export function useLogin() {
+/** The form's two ways in: the Gatehouse password (POST api/login) or the directory (POST /ldap/login). */
+export type PasswordMethod = Extract<SignInMethod, 'password' | 'ldap'>;
+
+/** Signs in with the password or the directory and stores token, user and how it signed in on success. */
+export function useLogin(method: PasswordMethod = 'password') {
   return useMutation({
-    mutationFn: login,
-    onSuccess: (user) => signIn(user.authentication_token, toStoredUser(user)),
+    mutationFn: method === 'ldap' ? ldapLogin : login,
+    onSuccess: (user) => {
+      rememberSignInMethod(method);
+      signIn(user.authentication_token, toStoredUser(user));
+    },
   });
 }

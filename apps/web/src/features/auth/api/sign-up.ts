@@ -2,6 +2,7 @@ import type { BodyOf, Routes } from '@gatehouse/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
+import { rememberSignInMethod } from '../../../lib/reauth';
 import { signIn } from '../../../lib/session';
 import { toStoredUser } from './login';
 
@@ -12,6 +13,9 @@ export type SignUpBody = BodyOf<Routes['signUp']>;
 export function useSignUp() {
   return useMutation({
     mutationFn: (body: SignUpBody) => apiCall(API.signUp, { body, signOutOn401: false }),
-    onSuccess: (answer) => signIn(answer.token, toStoredUser(answer.response.user)),
+    onSuccess: (answer) => {
+      rememberSignInMethod('password');
+      signIn(answer.token, toStoredUser(answer.response.user));
+    },
   });
 }

@@ -10,17 +10,20 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { PasswordField } from '../../../components/password-field';
 import { ApiError } from '../../../lib/api-error';
+import type { PasswordMethod } from '../api/login';
 import { useLogin } from '../api/login';
 import { pickLoginError } from '../login-error';
 import { validateSignIn } from '../validation';
 
 /**
- * Email and password sign-in. On success the session changes and the route guard moves the
- * user to the remembered page or the start page.
+ * Email and password sign-in, with the Gatehouse password or, for `ldap`, the directory's (spec §4:
+ * the LDAP provider uses the LDAP login path). On success the session changes and the route guard
+ * moves the user to the remembered page or the start page.
  */
-export function SignInForm() {
+export function SignInForm({ method = 'password' }: { method?: PasswordMethod }) {
   const { t } = useTranslation();
-  const login = useLogin();
+  const login = useLogin(method);
+  const directory = method === 'ldap';
   const [values, setValues] = useState({ email: '', password: '' });
   const [touched, setTouched] = useState({ email: false, password: false });
   const errors = validateSignIn(values);
@@ -40,7 +43,12 @@ export function SignInForm() {
   const passwordError = show('password');
 
   return (
-    <Box component="form" noValidate onSubmit={submit} aria-label={t('auth.signIn.formLabel')}>
+    <Box
+      component="form"
+      noValidate
+      onSubmit={submit}
+      aria-label={directory ? t('authFlows.signIn.directoryFormLabel') : t('auth.signIn.formLabel')}
+    >
       <Stack spacing={2.5}>
         {failure ? (
           <Alert severity="error" variant="outlined">
@@ -72,13 +80,16 @@ export function SignInForm() {
           error={Boolean(passwordError)}
           helperText={passwordError ? t(passwordError) : ' '}
         />
-        <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
-          <Link component={RouterLink} to="/forget-password" variant="body2" underline="hover">
-            {t('auth.signIn.forgotPassword')}
-          </Link>
-        </Box>
+        {/* A directory password is changed in the directory, not here. */}
+        {directory ? null : (
+          <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
+            <Link component={RouterLink} to="/forget-password" variant="body2" underline="hover">
+              {t('auth.signIn.forgotPassword')}
+            </Link>
+          </Box>
+        )}
         <Button type="submit" variant="contained" size="large" fullWidth loading={login.isPending} sx={{ py: 1.25 }}>
-          {t('auth.signIn.submit')}
+          {directory ? t('authFlows.signIn.directorySubmit') : t('auth.signIn.submit')}
         </Button>
       </Stack>
     </Box>

@@ -3,30 +3,92 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { usePageTitle } from '../../../components/use-page-title';
 import { usePublicSettings } from '../api/public-settings';
 import { useSsoProvider } from '../api/sso-provider';
 import type { AuthType } from '../api/sso-provider';
 import { AuthCard } from '../../../components/auth-card';
 import { SignInForm } from './sign-in-form';
+import { SingleSignOnButton } from './single-sign-on-button';
 
-const PROVIDER_KEYS: Record<Exclude<AuthType, 1>, string> = {
-  2: 'auth.providers.saml',
-  3: 'auth.providers.oidc',
-  4: 'auth.providers.ldap',
-};
+/** authprovider values of /signin that ask for the password form (spec §2.1, §7.1 force standard login). */
+const STANDARD_PROVIDERS = new Set(['standard', 'password', 'local']);
+
+/** True when /signin?authprovider= asks for the password form whatever the configured provider. */
+function forcesStandardLogin(authprovider: string | null): boolean {
+  return authprovider !== null && STANDARD_PROVIDERS.has(authprovider.trim().toLowerCase());
+}
+
+/** A discreet link under the form that switches between the organisation's sign-in and the password. */
+function SwitchLink({ search, children }: { search: string; children: ReactNode }) {
+  return (
+    <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
+      <Link component={RouterLink} to={{ search }} replace underline="hover" color="text.secondary">
+        {children}
+      </Link>
+    </Typography>
+  );
+}
 
 /**
- * /signin: detects the configured provider, then offers the password form (spec §2.1, §4), with the
- * administrator's banner above it and a sign-up link when sign-up is open.
+ * The way in for the detected provider (spec §4): the password form (1), the same form against the
+ * directory (4), or the single sign-on button (2, 3). Administrators keep the password (break-glass)
+ * behind a link; a failed detection falls back to the password form with a notice.
+ */
+function SignInMethod({ authType, failed }: { authType: AuthType | undefined; failed: boolean }) {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  if (failed || authType === undefined)
+    return (
+      <>
+        <Alert severity="warning" variant="outlined" sx={{ mb: 2.5 }}>
+          {t('authFlows.signIn.detectFailed')}
+        </Alert>
+        <SignInForm />
+      </>
+    );
+  if (authType === 1) return <SignInForm />;
+  if (forcesStandardLogin(params.get('authprovider')))
+    return (
+      <>
+        <Alert severity="info" variant="outlined" sx={{ mb: 2.5 }}>
+          {t('authFlows.signIn.adminOnly')}
+        </Alert>
+        <SignInForm />
+        <SwitchLink search="">
+          {authType === 4 ? t('authFlows.signIn.useDirectory') : t('authFlows.signIn.useSso')}
+        </SwitchLink>
+      </>
+    );
+  return (
+    <>
+      {authType === 4 ? (
+        <>
+          <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2.5 }}>
+            {t('authFlows.signIn.directoryIntro')}
+          </Typography>
+          <SignInForm method="ldap" />
+        </>
+      ) : (
+        <SingleSignOnButton authType={authType} />
+      )}
+      <SwitchLink search="?authprovider=standard">{t('authFlows.signIn.adminPassword')}</SwitchLink>
+    </>
+  );
+}
+
+/**
+ * /signin: detects the configured provider (the detecting state while GET /sso runs), then offers
+ * its way in (spec §2.1, §4), with the administrator's banner above it and a sign-up link when
+ * sign-up is open.
  */
 export function SignInPage() {
   const { t } = useTranslation();
   usePageTitle(t('auth.signIn.title'));
   const provider = useSsoProvider();
-  const authType = provider.data?.auth_type;
   const settings = usePublicSettings();
   const banner = settings.data?.signin_banner.trim() ?? '';
 
@@ -51,12 +113,7 @@ export function SignInPage() {
               {banner}
             </Alert>
           ) : null}
-          {authType !== undefined && authType !== 1 ? (
-            <Alert severity="info" variant="outlined" sx={{ mb: 2.5 }}>
-              {t('auth.signIn.providerNotice', { provider: t(PROVIDER_KEYS[authType]) })}
-            </Alert>
-          ) : null}
-          <SignInForm />
+          <SignInMethod authType={provider.data?.auth_type} failed={provider.isError} />
           {settings.data?.allow_signup ? (
             <Typography variant="body2" sx={{ mt: 3, textAlign: 'center', color: 'text.secondary' }}>
               {t('authFlows.signIn.noAccount')}{' '}
