@@ -93,6 +93,7 @@ export function signOut(): void {
   removeKey(STORAGE_KEYS.user);
   removeKey(STORAGE_KEYS.securitySettings);
   removeKey(STORAGE_KEYS.oneshotToken);
+  removeKey(STORAGE_KEYS.signInMethod);
   if (state.token === null && state.user === null) return;
   emit({ token: null, user: null, since: Date.now() });
 }
