@@ -1,19 +1,35 @@
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
-import Typography from '@mui/material/Typography';
+import Skeleton from '@mui/material/Skeleton';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSaveSsoConfig, useSsoConfig } from '../api/sso-config';
+import { LoadFailed } from './load-failed';
 import { SectionCard } from './section-card';
+import { SsoConfigForm } from './sso-config-form';
 
-/**
- * Single sign-on configuration (manage-sso-config): SAML, OIDC and LDAP, GET and POST /sso/config.
- * ISSUE 8 fills this section; until then it says so plainly and shows no form.
- */
+/** Single sign-on (manage-sso-config): the sign-in method and the LDAP, OpenID Connect and SAML settings. */
 export function SsoSection() {
   const { t } = useTranslation();
+  const config = useSsoConfig();
+  const save = useSaveSsoConfig();
+  // Bumped on each save, so the form starts again from the answer even when it equals the old one
+  // (a replaced secret changes nothing the server shows).
+  const [saves, setSaves] = useState(0);
   return (
     <SectionCard icon={KeyOutlined} title={t('settings.sso.title')} subtitle={t('settings.sso.subtitle')}>
-      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-        {t('settings.sso.later')}
-      </Typography>
+      {config.isPending ? (
+        <Skeleton variant="rounded" height={420} aria-label={t('common.loading')} />
+      ) : config.isError ? (
+        <LoadFailed error={config.error} onRetry={() => void config.refetch()} />
+      ) : (
+        // Keyed by the stored values, so another administrator's save resets the form to them.
+        <SsoConfigForm
+          key={`${saves}:${JSON.stringify(config.data)}`}
+          config={config.data}
+          save={save}
+          onSaved={() => setSaves((count) => count + 1)}
+        />
+      )}
     </SectionCard>
   );
 }
