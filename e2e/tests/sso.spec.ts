@@ -1,0 +1,190 @@
+import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
+// The SAML identity provider the server's own tests use: it signs real assertions (xml-crypto).
+import { TestSamlIdp } from '../../apps/server/src/test/saml-idp.js';
+import { ACCOUNTS, SCREENS, mainNav } from '../fixtures.js';
+import { adminToken, callApi, snackbar, storedToken, unique } from '../identity-helpers.js';
+import { startProvider } from '../oidc-provider.js';
+
+const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? '18480'}`;
+
+/** Saves the sign-in configuration with a token fresh from signing in (the call needs one). */
+async function saveSso(request: APIRequestContext, body: Record<string, unknown>) {
+  const res = await callApi(request, await adminToken(request), 'POST', '/sso/config', body);
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+async function saveSecurity(request: APIRequestContext, body: Record<string, unknown>) {
+  const res = await callApi(request, await adminToken(request), 'POST', '/api/security', body);
+  expect(res.status(), await res.text()).toBe(200);
+}
+
+/** Signs in at the provider's own pages: any login name is an account there; then consents. */
+async function atProvider(page: Page, login: string) {
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('any');
+  await page.locator('button[type="submit"]').click();
+  const consent = page.getByRole('button', { name: 'Continue' });
+  await consent.click();
+}
+
+test.describe('single sign-on', () => {
+  let provider: Awaited<ReturnType<typeof startProvider>>;
+  const email = `${unique('olivia')}@oidc.e2e.gatehouse.test`;
+
+  test.beforeAll(async () => {
+    provider = await startProvider(`${BASE}/sso/oidc/callback`, {
+      olivia: { email, name: 'Olivia OIDC', groups: ['auditor', 'admin'] },
+      other: { email: `${unique('other')}@oidc.e2e.gatehouse.test`, name: 'Other', groups: [] },
+    });
+  });
+
+  // Later specs share this server: back to passwords, no limits.
+  test.afterAll(async ({ playwright }, testInfo) => {
+    const request = await playwright.request.newContext({ baseURL: testInfo.project.use.baseURL });
+    await saveSso(request, { auth_type: 1 });
+    await saveSecurity(request, { api_limit_single_use: false, api_limit_endpoints: [] });
+    await request.dispose();
+    await provider?.stop();
+  });
+
+  test('signs in through an OpenID provider, whose groups give the roles; administrators keep their password', async ({
+    page,
+    request,
+  }) => {
+    await saveSso(request, {
+      auth_type: 3,
+      oidc_config: {
+        client_id: provider.client_id,
+        client_secret: provider.client_secret,
+        well_known_url: provider.wellKnownUrl,
+        scope: 'openid email profile',
+      },
+    });
+    await page.goto('/#/signin');
+    const button = page.getByRole('button', { name: /Sign in with single sign-on \(OpenID Connect\)/ });
+    await expect(button).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/sso-signin-en-dark.png` });
+    await button.click();
+    await expect(page).toHaveURL(new RegExp(`^${provider.issuer}/interaction/`));
+    await atProvider(page, 'olivia');
+    await expect(mainNav(page)).toBeVisible();
+    const token = await storedToken(page);
+    const me = (await (await callApi(request, token, 'GET', '/api/user/me')).json()) as {
+      user: { email: string; roles: { name: string }[] };
+    };
+    expect(me.user.email).toBe(email);
+    expect(me.user.roles.map((r) => r.name).sort()).toEqual(['admin', 'auditor', 'user']);
+
+    // Break-glass: an administrator signs in with the password behind the discreet link.
+    const admin = await page.context().browser()?.newPage();
+    if (!admin) throw new Error('no second page');
+    await admin.goto('/#/signin');
+    await admin.getByRole('link', { name: 'Administrator? Sign in with a password' }).click();
+    await admin.getByLabel(/email/i).fill(ACCOUNTS.admin.email);
+    await admin.getByLabel(/^password/i).fill(ACCOUNTS.admin.password);
+    await admin.getByRole('button', { name: /^sign in$/i }).click();
+    await expect(mainNav(admin)).toBeVisible();
+    await admin.close();
+  });
+
+  test('re-authorizes an OpenID user in a 500×500 popup before a listed call', async ({ page, request }) => {
+    await saveSecurity(request, {
+      api_limit_single_use: true,
+      api_limit_endpoints: [{ method: 'POST', path: '^/api/version$' }],
+    });
+    await page.goto('/#/signin');
+    await page.getByRole('button', { name: /Sign in with single sign-on/ }).click();
+    await atProvider(page, 'olivia');
+    await expect(mainNav(page)).toBeVisible();
+    const session = await storedToken(page);
+
+    await page.goto('/#/settings?section=versions');
+    const versions = page.getByRole('region', { name: 'Versions' });
+    await versions.getByLabel('Desired agent version tag').fill('sso-2.0.2');
+    const sent: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/version')
+        sent.push(r.headers()['authentication-token'] ?? '');
+    });
+    // The console opens the popup with its size (Playwright gives every page the context's viewport).
+    await page.evaluate(() => {
+      const open = window.open.bind(window);
+      const opened: string[] = [];
+      (window as unknown as { opened: string[] }).opened = opened;
+      window.open = (url?: string | URL, target?: string, features?: string) => {
+        opened.push(features ?? '');
+        return open(url, target, features);
+      };
+    });
+    const popupOpened = page.waitForEvent('popup');
+    await versions.getByRole('button', { name: 'Save' }).click();
+    const popup = await popupOpened;
+    const features = await page.evaluate(() => (window as unknown as { opened: string[] }).opened);
+    expect(features[0]).toMatch(/width=500/);
+    expect(features[0]).toMatch(/height=500/);
+    // The provider remembers Olivia and her consent: the popup goes through and closes by itself.
+    await popup.waitForEvent('close', { timeout: 30_000 });
+    await expect(snackbar(page)).toHaveText('Configuration saved.');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).not.toBe(session);
+    const versionsNow = (await (await callApi(request, await adminToken(request), 'GET', '/api/versions')).json()) as {
+      desired_agent_version: string;
+    };
+    expect(versionsNow.desired_agent_version).toBe('sso-2.0.2');
+    await saveSecurity(request, { api_limit_single_use: false, api_limit_endpoints: [] });
+  });
+
+  test('signs in through a SAML identity provider, and shows why a forged assertion is refused', async ({
+    page,
+    request,
+  }) => {
+    const idp = await TestSamlIdp.create();
+    const IDP_URL = idp.ssoUrl.replace('https://', 'http://');
+    await saveSso(request, {
+      auth_type: 2,
+      saml_config: {
+        // Plain http here: Chrome warns before a secure page posts a form to an insecure address.
+        idp: { entityId: idp.entityId, singleSignOnService: { url: IDP_URL }, x509cert: idp.cert },
+      },
+    });
+    const samlEmail = `${unique('sam')}@saml.e2e.gatehouse.test`;
+    let tamper = false;
+    // The browser really goes to the IdP's address; the test plays the IdP there: it reads the
+    // AuthnRequest and answers the page an IdP answers, a form that posts the signed response.
+    await page.route(`${IDP_URL}**`, async (route) => {
+      const received = idp.readRequest(route.request().url().replace('http://', 'https://'));
+      const response = idp.respond({
+        inResponseTo: received.id,
+        nameId: samlEmail,
+        attributes: { displayName: ['Sam SAML'], groups: ['auditor'] },
+        audience: received.issuer,
+        recipient: received.acsUrl,
+        ...(tamper ? { tamper: (xml: string) => xml.replace('Sam SAML', 'Mallory') } : {}),
+      });
+      await route.fulfill({
+        contentType: 'text/html',
+        body:
+          `<form method="post" action="${received.acsUrl}"><input type="hidden" name="SAMLResponse" value="${response}">` +
+          `<input type="hidden" name="RelayState" value="${received.relayState}"></form>` +
+          '<script>document.forms[0].submit()</script>',
+      });
+    });
+
+    tamper = true;
+    await page.goto('/#/signin');
+    await page.getByRole('button', { name: /Sign in with single sign-on \(SAML\)/ }).click();
+    await expect(page).toHaveURL(/#\/sso\?error=/);
+    await expect(page.getByText(/signature is not valid/)).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/sso-refused-en-dark.png` });
+
+    tamper = false;
+    await page.goto('/#/signin');
+    await page.getByRole('button', { name: /Sign in with single sign-on \(SAML\)/ }).click();
+    await expect(mainNav(page)).toBeVisible();
+    const me = (await (await callApi(request, await storedToken(page), 'GET', '/api/user/me')).json()) as {
+      user: { email: string; name: string; roles: { name: string }[] };
+    };
+    expect(me.user).toMatchObject({ email: samlEmail, name: 'Sam SAML' });
+    expect(me.user.roles.map((r) => r.name).sort()).toEqual(['auditor', 'user']);
+  });
+});
