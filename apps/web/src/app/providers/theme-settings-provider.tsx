@@ -5,13 +5,14 @@ import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { isRtlLanguage } from '../../lib/languages';
-import { createAppTheme } from '../theme/create-app-theme';
-import type { ThemeSettings } from '../theme/theme-settings';
-import { DEFAULT_THEME_SETTINGS } from '../theme/theme-settings';
-import { ThemeSettingsContext } from './theme-settings-context';
 import { prefixer } from 'stylis';
 import rtlPlugin from 'stylis-plugin-rtl';
+import { isRtlLanguage } from '../../lib/languages';
+import { createAppTheme, sidebarSurface } from '../theme/create-app-theme';
+import type { ThemeSettings } from '../theme/theme-settings';
+import { DEFAULT_THEME_SETTINGS, sanitizeSettings } from '../theme/theme-settings';
+import { clearThemeSettings, loadThemeSettings, saveThemeSettings } from '../theme/theme-storage';
+import { ThemeSettingsContext } from './theme-settings-context';
 
 // Right to left, every style MUI and the console write is mirrored by the stylis RTL plugin
 // (margins, paddings, positions, borders), as MUI's RTL guide prescribes.
@@ -21,16 +22,23 @@ const caches = {
 };
 
 /**
- * Holds the theme settings and applies them: MUI theme, direction (Arabic or is_rtl) and the
- * dir and lang attributes of <html>.
+ * Holds the theme settings (saved in localStorage, spec §2.9) and applies them: MUI themes of the
+ * content, sidebar and header, direction (Arabic or is_rtl) and the dir and lang attributes of <html>.
  */
 export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
-  const [settings, setSettings] = useState<ThemeSettings>(DEFAULT_THEME_SETTINGS);
-  const update = useCallback(
-    (patch: Partial<ThemeSettings>) => setSettings((current) => ({ ...current, ...patch })),
-    [],
-  );
+  const [settings, setSettings] = useState<ThemeSettings>(loadThemeSettings);
+  const update = useCallback((patch: Partial<ThemeSettings>) => {
+    setSettings((current) => {
+      const next = sanitizeSettings({ ...current, ...patch });
+      saveThemeSettings(next);
+      return next;
+    });
+  }, []);
+  const reset = useCallback(() => {
+    clearThemeSettings();
+    setSettings(DEFAULT_THEME_SETTINGS);
+  }, []);
   const direction: 'ltr' | 'rtl' = (settings.rtl ?? isRtlLanguage(i18n.language)) ? 'rtl' : 'ltr';
 
   useEffect(() => {
@@ -39,10 +47,20 @@ export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
   }, [direction, i18n.language]);
 
   const theme = useMemo(() => createAppTheme(settings, direction), [settings, direction]);
-  const chromeTheme = useMemo(() => createAppTheme(settings, direction, 'chrome'), [settings, direction]);
+  const darkTheme = useMemo(() => createAppTheme(settings, direction, 'dark'), [settings, direction]);
+  const lightTheme = useMemo(() => createAppTheme(settings, direction, 'light'), [settings, direction]);
   const value = useMemo(
-    () => ({ settings, direction, chromeTheme, update }),
-    [settings, direction, chromeTheme, update],
+    () => ({
+      settings,
+      direction,
+      sidebarTheme: sidebarSurface(settings) === 'dark' ? darkTheme : lightTheme,
+      headerTheme: settings.headerType === 'dark' ? darkTheme : lightTheme,
+      darkTheme,
+      lightTheme,
+      update,
+      reset,
+    }),
+    [settings, direction, darkTheme, lightTheme, update, reset],
   );
 
   return (

@@ -4,22 +4,37 @@ import type { ThemeSettings } from './theme-settings';
 
 const FONT = ['Poppins', 'system-ui', '-apple-system', '"Segoe UI"', 'Roboto', 'Arial', 'sans-serif'].join(',');
 
+/** Corner radius of each theme style (spec §2.9). */
+export const STYLE_RADIUS = { standard: 4, modern: 30 } as const;
+
 /**
- * Builds the MUI theme from the settings. `surface` 'chrome' gives the always-dark theme of the
- * sidebar and (outside light mode) the header.
+ * Which surface a theme paints: the content (light or dark by the mode), or a dark or light
+ * frame for the sidebar and header, whose colours follow the mode and header settings.
  */
+export type ThemeSurface = 'content' | 'dark' | 'light';
+
+/** True when the content area is dark: only the dark mode (semi-dark keeps light content). */
+export function isDarkContent(settings: ThemeSettings): boolean {
+  return settings.mode === 'dark';
+}
+
+/** The sidebar surface: light in light mode, dark in semi-dark and dark (spec §2.9). */
+export function sidebarSurface(settings: ThemeSettings): 'dark' | 'light' {
+  return settings.mode === 'light' ? 'light' : 'dark';
+}
+
+/** Builds the MUI theme of one surface from the settings. */
 export function createAppTheme(
   settings: ThemeSettings,
   direction: 'ltr' | 'rtl',
-  surface: 'content' | 'chrome' = 'content',
+  surface: ThemeSurface = 'content',
 ): Theme {
-  const dark = surface === 'chrome' || settings.mode === 'dark';
-  const radius = settings.themeStyle === 'modern' ? 30 : 4;
+  const dark = surface === 'dark' || (surface === 'content' && isDarkContent(settings));
+  const radius = STYLE_RADIUS[settings.themeStyle];
   const background = dark
-    ? {
-        default: surface === 'chrome' ? settings.sidebarBackground : '#1b1b1f',
-        paper: surface === 'chrome' ? settings.sidebarBackground : '#242429',
-      }
+    ? surface === 'dark'
+      ? { default: settings.sidebarBackground, paper: settings.sidebarBackground }
+      : { default: '#1b1b1f', paper: '#242429' }
     : { default: '#f4f6fb', paper: '#ffffff' };
   const theme = createTheme({
     direction,
@@ -45,13 +60,18 @@ export function createAppTheme(
       overline: { fontWeight: 600, letterSpacing: '0.08em' },
     },
   });
-  const focusRing = `2px solid ${alpha(theme.palette.primary.light, 0.9)}`;
-  const styled = createTheme(theme, {
+  const focusRing = `2px solid ${alpha(dark ? theme.palette.primary.light : theme.palette.primary.dark, 0.95)}`;
+  // Modern cards (spec §2.9, §9): 50 on large screens, 20 on mobile (below md).
+  const cardRadius = settings.themeStyle === 'modern' ? { xs: 20, md: 50 } : { xs: radius };
+  return createTheme(theme, {
     components: {
       MuiCssBaseline: {
         styleOverrides: {
           'html, body, #root': { height: '100%' },
           ':focus-visible': { outline: focusRing, outlineOffset: 2 },
+          '@media (prefers-reduced-motion: reduce)': {
+            '*, *::before, *::after': { animationDuration: '1ms !important', transitionDuration: '1ms !important' },
+          },
         },
       },
       MuiButtonBase: {
@@ -61,11 +81,15 @@ export function createAppTheme(
       MuiButton: { defaultProps: { disableElevation: true } },
       MuiCard: {
         defaultProps: { variant: 'outlined' },
-        styleOverrides: { root: { borderRadius: settings.themeStyle === 'modern' ? 50 : radius * 2 } },
+        styleOverrides: {
+          root: {
+            borderRadius: cardRadius.xs,
+            ...('md' in cardRadius ? { [theme.breakpoints.up('md')]: { borderRadius: cardRadius.md } } : {}),
+          },
+        },
       },
       MuiTooltip: { defaultProps: { arrow: true } },
       MuiChip: { styleOverrides: { sizeSmall: { height: 20, fontSize: '0.7rem', fontWeight: 600 } } },
     },
   });
-  return styled;
 }

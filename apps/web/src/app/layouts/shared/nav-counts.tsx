@@ -14,15 +14,20 @@ function chipColor(key: NavCountKey, value: number | string): ChipProps['color']
   return 'default';
 }
 
-/** The counts beside a navigation entry, only those the server sent (spec §2.3). */
+/**
+ * The counts beside a navigation entry, only those the server sent (spec §2.3). `chips` false
+ * (a collapsed mini rail) keeps only the hidden description screen readers announce.
+ */
 export function NavCounts({
   id,
   keys,
   counts,
+  chips = true,
 }: {
   id: string;
   keys: readonly NavCountKey[];
   counts: NavigationCounts | undefined;
+  chips?: boolean;
 }) {
   const { t, i18n } = useTranslation();
   const present = keys.flatMap((key) => {
@@ -33,11 +38,15 @@ export function NavCounts({
   const label = (key: NavCountKey, value: number | string) =>
     typeof value === 'number' ? new Intl.NumberFormat(i18n.language).format(value) : t(`health.${value}`);
   const description = present.map(({ key, value }) => `${t(`navCounts.${key}`)}: ${label(key, value)}`).join(', ');
+  const hidden = (
+    <span id={id} hidden>
+      {description}
+    </span>
+  );
+  if (!chips) return hidden;
   return (
     <Box sx={{ display: 'flex', gap: 0.5, flexShrink: 0 }}>
-      <span id={id} hidden>
-        {description}
-      </span>
+      {hidden}
       {present.map(({ key, value }) => (
         <Chip
           key={key}
