@@ -19,12 +19,11 @@ import {
   isProviderChanged,
   isSsoFormChanged,
   providerOf,
-  providersWithErrors,
   toLdapTestBody,
   toSsoBody,
   toSsoForm,
-  validateSsoForm,
 } from './sso-form-model';
+import { providersWithErrors, validateSsoForm } from './sso-form-validation';
 import { SsoLdapForm } from './sso-ldap-form';
 import { SsoMethodChooser, methodName } from './sso-method-chooser';
 import { SsoOidcForm } from './sso-oidc-form';
@@ -54,6 +53,8 @@ export function SsoConfigForm({
   const [form, setForm] = useState(initial);
   const [tried, setTried] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  // Bumped by Discard, so secret fields opened with Replace close again.
+  const [generation, setGeneration] = useState(0);
   const [tab, setTab] = useState<Provider>(providerOf(initial.authType) ?? 'ldap');
   const ldapTest = useTestLdap();
   const oidcTest = useTestOidc();
@@ -162,41 +163,43 @@ export function SsoConfigForm({
           invalid: tried ? invalid : [],
         }}
       >
-        {tab === 'ldap' ? (
-          <SsoLdapForm
-            value={form.ldap}
-            initial={initial.ldap}
-            errors={errors.ldap}
-            onChange={patch('ldap')}
-            passwordSet={config.ldap_config.ldap_bind_password_set}
-            test={ldapTest}
-            onTest={testLdap}
-            {...common('ldap')}
-          />
-        ) : tab === 'oidc' ? (
-          <SsoOidcForm
-            value={form.oidc}
-            initial={initial.oidc}
-            errors={errors.oidc}
-            onChange={patch('oidc')}
-            secretSet={config.oidc_config.client_secret_set}
-            redirectUri={config.callback_urls.oidc_redirect_uri}
-            test={oidcTest}
-            onTest={testOidc}
-            {...common('oidc')}
-          />
-        ) : (
-          <SsoSamlForm
-            value={form.saml}
-            initial={initial.saml}
-            errors={errors.saml}
-            onChange={patch('saml')}
-            privateKeySet={config.saml_config.sp.privateKey_set}
-            acsUrl={config.callback_urls.saml_acs_url}
-            metadataUrl={config.callback_urls.saml_metadata_url}
-            {...common('saml')}
-          />
-        )}
+        <Box key={generation}>
+          {tab === 'ldap' ? (
+            <SsoLdapForm
+              value={form.ldap}
+              initial={initial.ldap}
+              errors={errors.ldap}
+              onChange={patch('ldap')}
+              passwordSet={config.ldap_config.ldap_bind_password_set}
+              test={ldapTest}
+              onTest={testLdap}
+              {...common('ldap')}
+            />
+          ) : tab === 'oidc' ? (
+            <SsoOidcForm
+              value={form.oidc}
+              initial={initial.oidc}
+              errors={errors.oidc}
+              onChange={patch('oidc')}
+              secretSet={config.oidc_config.client_secret_set}
+              redirectUri={config.callback_urls.oidc_redirect_uri}
+              test={oidcTest}
+              onTest={testOidc}
+              {...common('oidc')}
+            />
+          ) : (
+            <SsoSamlForm
+              value={form.saml}
+              initial={initial.saml}
+              errors={errors.saml}
+              onChange={patch('saml')}
+              privateKeySet={config.saml_config.sp.privateKey_set}
+              acsUrl={config.callback_urls.saml_acs_url}
+              metadataUrl={config.callback_urls.saml_metadata_url}
+              {...common('saml')}
+            />
+          )}
+        </Box>
       </SsoProviderTabs>
 
       {tried && invalid.length > 0 ? (
@@ -216,6 +219,7 @@ export function SsoConfigForm({
           onClick={() => {
             setForm(initial);
             setTried(false);
+            setGeneration((count) => count + 1);
             save.reset();
           }}
         >

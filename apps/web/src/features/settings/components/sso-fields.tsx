@@ -2,7 +2,7 @@ import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import type { FieldErrors } from './sso-form-model';
+import type { FieldErrors } from './sso-form-validation';
 
 /** What each provider's form gets from the single sign-on form. */
 export interface ProviderFormProps<T> {

@@ -56,7 +56,7 @@ export function SsoMethodChooser(props: {
           {METHODS.map(({ type, key, icon: Icon }) => {
             const selected = props.value === type;
             return (
-              <Grid key={type} size={{ xs: 12, sm: 6, lg: 3 }}>
+              <Grid key={type} size={{ xs: 12, sm: 6, xl: 3 }}>
                 <FormControlLabel
                   value={String(type)}
                   control={<Radio sx={{ mt: -0.5 }} />}
@@ -77,15 +77,17 @@ export function SsoMethodChooser(props: {
                   slotProps={{ typography: { component: 'div', sx: { flex: 1, minWidth: 0 } } }}
                   label={
                     <>
-                      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-                        <Icon
-                          fontSize="small"
-                          aria-hidden
-                          sx={{ color: selected ? 'primary.main' : 'text.secondary' }}
-                        />
-                        <Typography component="span" sx={{ fontWeight: 600 }}>
-                          {t(`settings.sso.methods.${key}.name`)}
-                        </Typography>
+                      <Box sx={{ display: 'flex', alignItems: 'center', columnGap: 1, rowGap: 0.5, flexWrap: 'wrap' }}>
+                        <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+                          <Icon
+                            fontSize="small"
+                            aria-hidden
+                            sx={{ color: selected ? 'primary.main' : 'text.secondary' }}
+                          />
+                          <Typography component="span" sx={{ fontWeight: 600 }}>
+                            {t(`settings.sso.methods.${key}.name`)}
+                          </Typography>
+                        </Box>
                         {props.active === type ? (
                           <Chip size="small" color="success" variant="outlined" label={t('settings.sso.activeChip')} />
                         ) : null}

@@ -126,6 +126,19 @@ describe('SsoSection', () => {
     expect(field(/^Bind password/).value).toBe('Stored');
   });
 
+  it('discards edits back to the stored values, closing a secret opened with Replace', async () => {
+    renderSection();
+    await screen.findByLabelText(/^Directory host/);
+    type(/^Directory host/, 'other.example.com');
+    fireEvent.click(screen.getByRole('button', { name: 'Replace Bind password' }));
+    type(/^Bind password/, 'typed');
+    expect(screen.getByRole('tab', { name: /LDAP directory.*unsaved changes/ })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Discard changes' }));
+    expect(field(/^Directory host/).value).toBe('ldap.example.com:636');
+    expect(field(/^Bind password/).value).toBe('Stored');
+    expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
+  });
+
   it('tests the directory with the values on screen and shows what the server said', async () => {
     const message =
       'Could not bind to ldaps://ldap2.example.com:636 as cn=gatehouse,dc=example,dc=com: Invalid credentials';
