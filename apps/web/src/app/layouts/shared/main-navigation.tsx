@@ -13,7 +13,8 @@ import { MAIN_NAVIGATION_LABEL, useNavItems } from './use-nav-items';
 
 /**
  * The vertical main navigation (spec §2.3): permitted entries in order, counts beside them, the
- * current one highlighted, and the selected view's name, disabled, underneath. `mini` shows the
+ * current one highlighted, and the selected view's name underneath, subdued (the spec's disabled
+ * text, in a colour that keeps a readable contrast). `mini` shows the
  * icons only (a collapsed rail); `tooltips` then names each icon on hover and focus.
  */
 export function MainNavigation({ mini = false, tooltips = false }: { mini?: boolean; tooltips?: boolean }) {
@@ -81,9 +82,8 @@ export function MainNavigation({ mini = false, tooltips = false }: { mini?: bool
         <Typography
           variant="caption"
           component="p"
-          aria-disabled="true"
           data-testid="current-view"
-          sx={{ px: 3, pb: 1.5, color: 'text.disabled' }}
+          sx={{ px: 3, pb: 1.5, color: 'text.secondary', fontStyle: 'italic' }}
         >
           {t('layout.currentView', { name: current.label })}
         </Typography>
