@@ -49,7 +49,7 @@ export class LdapService {
       await client.unbind().catch(() => undefined);
       return {
         ok: false,
-        message: `Could not bind to ${urlOf(settings)} as ${settings.bindUser}: ${(error as Error).message}`,
+        message: `Could not bind to ${urlOf(settings)} ${settings.bindUser ? `as ${settings.bindUser}` : 'anonymously'}: ${(error as Error).message}`,
       };
     }
     try {
