@@ -3,21 +3,47 @@ import '@fontsource/poppins/400.css';
 import '@fontsource/poppins/500.css';
 import '@fontsource/poppins/600.css';
 import { i18nReady } from './lib/i18n';
-import { StrictMode } from 'react';
+import { type ReactNode, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { captureInitialPath } from './app/router/initial-path';
+import { MockDataBanner } from './components/mock-data-banner';
+import { isMockDataOn } from './mock/flag';
+import { retireMockWorker } from './mock/worker';
 
 // Before the router starts redirecting, so a deep link survives the trip through /signin.
 captureInitialPath();
 
+/**
+ * With the local flag useMockData on (spec §2.5, §9), starts the mock API before the first call
+ * and answers its on-screen mark, rendered beside the app in every layout. msw and the mock data
+ * are fetched only then (import()), so they stay out of the initial bundle; the mark is small and
+ * bundled, so mock data never shows unlabelled. If the mock API cannot start (no service workers,
+ * as over plain http to a remote host), the mark says so and the console talks to the server.
+ */
+async function startMockData(): Promise<ReactNode> {
+  if (!isMockDataOn()) {
+    // A worker left from mock data earlier goes, so nothing sits between the console and the server.
+    void retireMockWorker().catch(() => undefined);
+    return null;
+  }
+  try {
+    const { startMockApi } = await import('./mock/browser');
+    await startMockApi();
+    return <MockDataBanner />;
+  } catch (error) {
+    return <MockDataBanner failure={error instanceof Error ? error.message : String(error)} />;
+  }
+}
+
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 // After the stored language's messages arrive (English needs no wait), so the first paint is in it.
-void i18nReady.then(() =>
+void Promise.all([i18nReady, startMockData().catch(() => null)]).then(([, mockMark]) =>
   createRoot(root).render(
     <StrictMode>
       <App />
+      {mockMark}
     </StrictMode>,
   ),
 );

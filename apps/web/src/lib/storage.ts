@@ -8,6 +8,8 @@ export const STORAGE_KEYS = {
   /** How this browser's session signed in (password, ldap or sso): re-authorization follows it. */
   signInMethod: 'signInMethod',
   locale: 'locale',
+  /** 'true' runs the console against the in-browser mock API (spec §2.5, §9); anything else, the server. */
+  useMockData: 'useMockData',
 } as const;
 
 /** One of the localStorage keys the console owns. */
