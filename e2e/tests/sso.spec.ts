@@ -1,8 +1,8 @@
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 // The SAML identity provider the server's own tests use: it signs real assertions (xml-crypto).
 import { TestSamlIdp } from '../../apps/server/src/test/saml-idp.js';
-import { ACCOUNTS, SCREENS, mainNav } from '../fixtures.js';
-import { adminToken, callApi, snackbar, storedToken, unique } from '../identity-helpers.js';
+import { ACCOUNTS, SCREENS, mainNav, signIn } from '../fixtures.js';
+import { adminToken, callApi, signOutOfConsole, snackbar, storedToken, unique } from '../identity-helpers.js';
 import { startProvider } from '../oidc-provider.js';
 
 const BASE = `http://127.0.0.1:${process.env.E2E_PORT ?? '18480'}`;
@@ -51,15 +51,25 @@ test.describe('single sign-on', () => {
     page,
     request,
   }) => {
-    await saveSso(request, {
-      auth_type: 3,
-      oidc_config: {
-        client_id: provider.client_id,
-        client_secret: provider.client_secret,
-        well_known_url: provider.wellKnownUrl,
-        scope: 'openid email profile',
-      },
-    });
+    // The administrator sets the provider up in Settings → Single sign-on, tests it and switches to it.
+    await signIn(page, ACCOUNTS.admin, '/settings?section=sso');
+    const section = page.getByRole('region', { name: 'Single sign-on' });
+    await section.getByRole('radio', { name: /OpenID Connect/ }).check();
+    await expect(section.getByText(/Saving switches sign-in from Password only to OpenID Connect/)).toBeVisible();
+    await expect(section.getByRole('textbox', { name: 'Redirect URI' })).toHaveValue(`${BASE}/sso/oidc/callback`);
+    await section.getByLabel('Well-known URL').fill(provider.wellKnownUrl);
+    await section.getByLabel('Client ID').fill(provider.client_id);
+    await section.getByLabel('Client secret').fill(provider.client_secret);
+    await section.getByRole('button', { name: 'Test connection' }).click();
+    await expect(section.getByText(`Found the OpenID provider ${provider.issuer}.`)).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/settings-sso-oidc-en-dark.png`, fullPage: true });
+    await section.getByRole('button', { name: 'Save' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Switch sign-in to OpenID Connect?' });
+    await confirm.getByRole('button', { name: 'Switch and save' }).click();
+    await expect(snackbar(page)).toHaveText('Configuration saved.');
+    await expect(section.getByRole('button', { name: 'Replace Client secret' })).toBeVisible();
+    await signOutOfConsole(page);
+
     await page.goto('/#/signin');
     const button = page.getByRole('button', { name: /Sign in with single sign-on \(OpenID Connect\)/ });
     await expect(button).toBeVisible();

@@ -179,7 +179,7 @@ export async function searchCast(
       hits.push({ t: event[0], offset, excerpt });
       if (hits.length >= maxHits) return { hits, truncated: true };
     }
-    tail = joined.slice(-Math.max(0, needle.length - 1));
+    tail = needle.length > 1 ? joined.slice(-(needle.length - 1)) : '';
   }
   return { hits, truncated: false };
 }

@@ -5,18 +5,22 @@ import en from '../locales/en.json';
 export type Messages = { [key: string]: string | Messages };
 
 /**
- * A feature may keep its own messages in features/<name>/locales/<lang>.json, under a top-level
+ * A feature may keep its own messages in features/<name>/locales/<lang>.json (the mock-data mode
+ * in mock/locales/), under a top-level
  * key of its own; they are merged into the shell's catalogue of that language. English, the default
  * and the fallback, is bundled; every other language is fetched on first use (one chunk per language,
  * see vite.config.ts), which keeps five sixths of the messages out of the initial bundle.
  */
-const englishFeatureFiles = import.meta.glob<Messages>('../features/*/locales/en.json', {
+const englishFeatureFiles = import.meta.glob<Messages>(['../features/*/locales/en.json', '../mock/locales/en.json'], {
   eager: true,
   import: 'default',
 });
-const otherFiles = import.meta.glob<Messages>(['../locales/*.json', '../features/*/locales/*.json', '!**/en.json'], {
-  import: 'default',
-});
+const otherFiles = import.meta.glob<Messages>(
+  ['../locales/*.json', '../features/*/locales/*.json', '../mock/locales/*.json', '!**/en.json'],
+  {
+    import: 'default',
+  },
+);
 
 function merge(target: Messages, source: Messages, where: string): Messages {
   for (const [key, value] of Object.entries(source)) {
@@ -43,7 +47,7 @@ async function fetchCatalogue(language: Language): Promise<Messages> {
   const files = Object.entries(otherFiles).filter(([file]) => file.endsWith(`/${language}.json`));
   const loaded = await Promise.all(files.map(async ([file, load]) => ({ file, messages: await load() })));
   const shell = loaded.find(({ file }) => file.startsWith('../locales/'))?.messages ?? {};
-  const features = loaded.filter(({ file }) => file.startsWith('../features/')).map(({ messages }) => messages);
+  const features = loaded.filter(({ file }) => !file.startsWith('../locales/')).map(({ messages }) => messages);
   return build(language, shell, features);
 }
 
@@ -61,5 +65,5 @@ export function loadCatalogue(language: Language): Promise<Messages> {
 /** The feature locale files found, for the completeness test. */
 export const featureLocaleFiles: readonly string[] = [
   ...Object.keys(englishFeatureFiles),
-  ...Object.keys(otherFiles).filter((file) => file.startsWith('../features/')),
+  ...Object.keys(otherFiles).filter((file) => !file.startsWith('../locales/')),
 ];

@@ -1,3 +1,4 @@
+import { STORAGE_KEYS, readString } from './storage';
 import type { Socket } from 'socket.io-client';
 
 /** Events the server sends to open consoles. */
@@ -18,6 +19,11 @@ export class ConsoleSocket {
   private readonly pending: ((socket: Socket) => void)[] = [];
 
   constructor(token: string) {
+    // Mock data (spec §9) has no server to hear from: no socket, no reconnect noise.
+    if (readString(STORAGE_KEYS.useMockData) === 'true') {
+      this.closed = true;
+      return;
+    }
     void import('socket.io-client').then(
       ({ io }) => {
         if (this.closed) return;
