@@ -1,5 +1,6 @@
 import { alpha, createTheme } from '@mui/material/styles';
 import type { Theme } from '@mui/material/styles';
+import { STATUS_COLOURS, readableOnDark, withWhiteText } from './contrast';
 import type { ThemeSettings } from './theme-settings';
 
 const FONT = ['Poppins', 'system-ui', '-apple-system', '"Segoe UI"', 'Roboto', 'Arial', 'sans-serif'].join(',');
@@ -36,13 +37,21 @@ export function createAppTheme(
       ? { default: settings.sidebarBackground, paper: settings.sidebarBackground }
       : { default: '#1b1b1f', paper: '#242429' }
     : { default: '#f4f6fb', paper: '#ffffff' };
+  // On dark surfaces `primary.light` is the readable text shade; the components below use it.
+  const primaryText = dark ? readableOnDark(settings.primary, background.paper) : undefined;
   const theme = createTheme({
     direction,
     shape: { borderRadius: radius },
     palette: {
       mode: dark ? 'dark' : 'light',
-      primary: { main: settings.primary },
+      // White text on primary (contained buttons, selected entries) keeps 4.5:1: see withWhiteText.
+      primary: primaryText
+        ? { main: withWhiteText(settings.primary), light: primaryText }
+        : { main: withWhiteText(settings.primary) },
       secondary: { main: settings.secondary },
+      ...Object.fromEntries(
+        Object.entries(STATUS_COLOURS[dark ? 'dark' : 'light']).map(([name, main]) => [name, { main }]),
+      ),
       background,
       divider: dark ? 'rgba(255,255,255,0.09)' : 'rgba(15,23,42,0.09)',
     },
@@ -63,6 +72,24 @@ export function createAppTheme(
   const focusRing = `2px solid ${alpha(dark ? theme.palette.primary.light : theme.palette.primary.dark, 0.95)}`;
   // Modern cards (spec §2.9, §9): 50 on large screens, 20 on mobile (below md).
   const cardRadius = settings.themeStyle === 'modern' ? { xs: 20, md: 50 } : { xs: radius };
+  // Text shades of primary on dark surfaces: text and outlined buttons, links, selected tabs and toggles.
+  const darkText = primaryText
+    ? {
+        MuiLink: { defaultProps: { color: 'primary.light' } },
+        MuiTab: { styleOverrides: { root: { '&.Mui-selected': { color: primaryText } } } },
+        MuiToggleButton: {
+          styleOverrides: {
+            root: { variants: [{ props: { color: 'primary' }, style: { '&.Mui-selected': { color: primaryText } } }] },
+          },
+        },
+      }
+    : {};
+  const primaryTextVariants = primaryText
+    ? [
+        { props: { variant: 'text', color: 'primary' }, style: { color: primaryText } },
+        { props: { variant: 'outlined', color: 'primary' }, style: { color: primaryText } },
+      ]
+    : [];
   return createTheme(theme, {
     components: {
       MuiCssBaseline: {
@@ -78,7 +105,10 @@ export function createAppTheme(
         styleOverrides: { root: { '&.Mui-focusVisible': { outline: focusRing, outlineOffset: 2 } } },
       },
       MuiPaper: { styleOverrides: { root: { backgroundImage: 'none' } } },
-      MuiButton: { defaultProps: { disableElevation: true } },
+      MuiButton: {
+        defaultProps: { disableElevation: true },
+        styleOverrides: { root: { variants: primaryTextVariants } },
+      },
       MuiCard: {
         defaultProps: { variant: 'outlined' },
         styleOverrides: {
@@ -89,7 +119,13 @@ export function createAppTheme(
         },
       },
       MuiTooltip: { defaultProps: { arrow: true } },
-      MuiChip: { styleOverrides: { sizeSmall: { height: 20, fontSize: '0.7rem', fontWeight: 600 } } },
+      MuiChip: {
+        styleOverrides: {
+          sizeSmall: { height: 20, fontSize: '0.7rem', fontWeight: 600 },
+          root: { variants: primaryTextVariants.slice(1) },
+        },
+      },
+      ...darkText,
     },
   });
 }

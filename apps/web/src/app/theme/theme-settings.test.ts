@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COLOR_PRESETS, matchingPreset } from './color-presets';
+import { getContrastRatio } from '@mui/material/styles';
+import { STATUS_COLOURS, readableOnDark, withWhiteText } from './contrast';
 import { createAppTheme, sidebarSurface } from './create-app-theme';
 import { DEFAULT_THEME_SETTINGS, sanitizeSettings, settingsFromQuery } from './theme-settings';
 
@@ -88,5 +90,47 @@ describe('themes of the surfaces', () => {
     expect(modern.palette.primary.main).toBe('#00796B');
     expect(modern.palette.secondary.main).toBe('#26A69A');
     expect(modern.direction).toBe('rtl');
+  });
+});
+
+describe('contrast of the themes (WCAG AA)', () => {
+  it('keeps white text readable on every preset primary in light and dark, changing it as little as needed', () => {
+    for (const preset of COLOR_PRESETS) {
+      for (const mode of ['light', 'dark'] as const) {
+        const theme = createAppTheme({ ...DEFAULT_THEME_SETTINGS, mode, primary: preset.primary }, 'ltr');
+        expect(getContrastRatio(theme.palette.primary.contrastText, theme.palette.primary.main)).toBeGreaterThanOrEqual(
+          4.5,
+        );
+        expect(theme.palette.primary.main).toBe(withWhiteText(preset.primary));
+      }
+    }
+    // Already readable: unchanged. The spec's #0078D7 sits on the line and is darkened by a hair.
+    expect(withWhiteText('#3F51B5')).toBe('#3F51B5');
+    expect(withWhiteText('#0078D7')).not.toBe('#0078D7');
+    expect(getContrastRatio(withWhiteText('#0078D7'), '#0078D7')).toBeLessThan(1.05);
+    // Too light for white text: MUI writes black on it, so it stays.
+    expect(withWhiteText('#FFEB3B')).toBe('#FFEB3B');
+  });
+
+  it('lightens primary text on dark surfaces to read on the paper and on a selected tint', () => {
+    for (const preset of COLOR_PRESETS) {
+      const theme = createAppTheme({ ...DEFAULT_THEME_SETTINGS, primary: preset.primary }, 'ltr');
+      expect(getContrastRatio(theme.palette.primary.light, theme.palette.background.paper)).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(readableOnDark('#ffffff', '#000000')).toBe('#ffffff');
+  });
+
+  it('uses status colours that read as text on their backgrounds', () => {
+    for (const colour of Object.values(STATUS_COLOURS.light)) {
+      expect(getContrastRatio(colour, '#ffffff')).toBeGreaterThanOrEqual(4.5);
+      expect(getContrastRatio(colour, '#f5f5f5')).toBeGreaterThanOrEqual(4.5);
+    }
+    for (const colour of Object.values(STATUS_COLOURS.dark)) {
+      expect(getContrastRatio(colour, '#242429')).toBeGreaterThanOrEqual(4.5);
+      expect(getContrastRatio(colour, DEFAULT_THEME_SETTINGS.sidebarBackground)).toBeGreaterThanOrEqual(4.5);
+    }
+    expect(createAppTheme({ ...DEFAULT_THEME_SETTINGS, mode: 'light' }, 'ltr').palette.warning.main).toBe(
+      STATUS_COLOURS.light.warning,
+    );
   });
 });

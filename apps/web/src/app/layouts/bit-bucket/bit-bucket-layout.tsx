@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Collapse from '@mui/material/Collapse';
+import Typography from '@mui/material/Typography';
 import { ThemeProvider, useTheme } from '@mui/material/styles';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ReactNode } from 'react';
@@ -8,7 +9,7 @@ import { GlobalLoading } from '../../../components/global-loading';
 import { useThemeSettings } from '../../providers/theme-settings-context';
 import { AppHeader } from '../shared/app-header';
 import { ContentArea } from '../shared/content-area';
-import { SIDEBAR_WIDTH } from '../shared/layout-sizes';
+import { HEADER_HEIGHT, SIDEBAR_WIDTH } from '../shared/layout-sizes';
 import { NavDrawer } from '../shared/nav-drawer';
 import { ShellFrame } from '../shared/shell-frame';
 import { SidebarContent } from '../shared/sidebar-content';
@@ -49,8 +50,30 @@ export function BitBucketLayout({ children }: { children: ReactNode }) {
             data-testid="bit-bucket-sidebar"
             sx={{ flexShrink: 0, '& .MuiCollapse-wrapper, & .MuiCollapse-wrapperInner': { height: '100%' } }}
           >
-            <Box sx={{ width: SIDEBAR_WIDTH, height: '100%', display: 'flex' }}>
-              <SidebarContent user="none" />
+            <Box sx={{ width: SIDEBAR_WIDTH, height: '100%', display: 'flex', flexDirection: 'column' }}>
+              <Box
+                sx={{
+                  minHeight: HEADER_HEIGHT,
+                  px: 3,
+                  display: 'flex',
+                  flexDirection: 'column',
+                  justifyContent: 'center',
+                  bgcolor: 'background.paper',
+                  borderInlineEnd: 1,
+                  borderBottom: 1,
+                  borderColor: 'divider',
+                }}
+              >
+                <Typography component="p" sx={{ fontWeight: 600, fontSize: '1.15rem' }}>
+                  {t('app.name')}
+                </Typography>
+                <Typography component="p" variant="caption" sx={{ color: 'text.secondary' }}>
+                  {t('app.tagline')}
+                </Typography>
+              </Box>
+              <Box sx={{ flex: 1, minHeight: 0, display: 'flex' }}>
+                <SidebarContent user="none" />
+              </Box>
             </Box>
           </Collapse>
         </ThemeProvider>

@@ -21,7 +21,7 @@ export function HorizontalNavigation({ tone }: { tone: HorizontalNavTone }) {
         data-nav-tone={tone}
         sx={{
           bgcolor: tone === 'primary' ? 'primary.main' : 'background.paper',
-          color: tone === 'primary' ? 'common.white' : 'text.primary',
+          color: tone === 'primary' ? 'primary.contrastText' : 'text.primary',
           borderTop: 1,
           borderColor: 'divider',
         }}
@@ -33,7 +33,7 @@ export function HorizontalNavigation({ tone }: { tone: HorizontalNavTone }) {
         >
           <Box
             component="ul"
-            sx={{ listStyle: 'none', m: 0, p: 0, py: 0.75, display: 'flex', flexWrap: 'wrap', gap: 0.5 }}
+            sx={{ listStyle: 'none', m: 0, p: 0, py: 0.75, display: 'flex', flexWrap: 'wrap', gap: 0.25 }}
           >
             {items.map(({ entry, label, active, countsId }) => {
               const Icon = entry.icon;
@@ -47,24 +47,30 @@ export function HorizontalNavigation({ tone }: { tone: HorizontalNavTone }) {
                     aria-describedby={countsId}
                     sx={(theme) => {
                       const base = {
-                        gap: 1,
-                        px: 1.5,
+                        gap: 0.75,
+                        px: 1.25,
                         py: 0.75,
                         borderRadius: pill ? '999px' : '6px',
-                        fontSize: '0.9rem',
+                        fontSize: '0.875rem',
                         fontWeight: 500,
                       };
                       if (tone === 'primary')
                         return {
                           ...base,
                           color: 'inherit',
+                          // Status colours do not read on the primary bar: the counts turn white on a dark tint.
+                          '& .MuiChip-root': {
+                            color: 'common.white',
+                            bgcolor: 'rgba(0,0,0,0.3)',
+                            borderColor: 'rgba(255,255,255,0.6)',
+                          },
                           bgcolor: active ? 'rgba(0,0,0,0.28)' : 'transparent',
                           '&:hover': { bgcolor: active ? 'rgba(0,0,0,0.32)' : 'rgba(0,0,0,0.12)' },
                         };
                       if (active)
                         return {
                           ...base,
-                          color: theme.palette.common.white,
+                          color: theme.palette.primary.contrastText,
                           bgcolor: theme.palette.primary.main,
                           boxShadow: `0 4px 12px ${alpha(theme.palette.primary.main, 0.3)}`,
                           '&:hover': { bgcolor: theme.palette.primary.dark },

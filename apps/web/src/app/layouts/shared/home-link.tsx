@@ -22,7 +22,7 @@ export function HomeLink({ markOnly = false, subtitle }: { markOnly?: boolean; s
     >
       <Logo size={34} />
       {markOnly ? null : (
-        <Box component="span" sx={{ display: 'flex', flexDirection: 'column', minWidth: 0 }}>
+        <Box component="span" sx={{ display: { xs: 'none', sm: 'flex' }, flexDirection: 'column', minWidth: 0 }}>
           <Typography
             component="span"
             noWrap

@@ -45,7 +45,7 @@ export function MainNavigation({ mini = false, tooltips = false }: { mini?: bool
                 '& .MuiListItemIcon-root': { color: 'inherit', minWidth: mini ? 0 : 38 },
                 '&:hover': { color: 'text.primary' },
                 '&.Mui-selected, &.Mui-selected:hover': {
-                  color: theme.palette.common.white,
+                  color: theme.palette.primary.contrastText,
                   bgcolor: theme.palette.primary.main,
                   boxShadow: `0 6px 16px ${alpha(theme.palette.primary.main, 0.35)}`,
                 },
