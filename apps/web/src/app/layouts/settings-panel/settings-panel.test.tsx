@@ -41,6 +41,7 @@ describe('theme settings panel', () => {
       'Navigation style',
       'Route transition',
       'Text direction',
+      'Data',
     ]) {
       expect(within(panel).getByRole('region', { name })).toBeTruthy();
     }
@@ -51,6 +52,11 @@ describe('theme settings panel', () => {
     expect(within(panel).getByLabelText('Primary color')).toBeTruthy();
     expect(within(panel).getByLabelText('Secondary color (hex)')).toBeTruthy();
     expect(within(panel).getByRole('switch', { name: 'Show the footer' })).toBeTruthy();
+    // Spec §2.5: the Use Mock Data switch, off until the local flag says true.
+    const mock = within(within(panel).getByRole('region', { name: 'Data' })).getByRole('switch', {
+      name: 'Use Mock Data',
+    });
+    expect(mock).toHaveProperty('checked', false);
     fireEvent.keyDown(panel, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Customize the console' })).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(customize));

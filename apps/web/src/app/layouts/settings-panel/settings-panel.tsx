@@ -10,6 +10,7 @@ import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MockDataSwitch } from '../../../components/mock-data-switch';
 import { useThemeSettings } from '../../providers/theme-settings-context';
 import {
   FOOTER_TYPES,
@@ -168,8 +169,16 @@ export function SettingsPanel({ open, onClose }: { open: boolean; onClose: () =>
             />
           )}
         </SettingSection>
-        {/* MOCK-DATA-SWITCH: a 'Data' section with <MockDataSwitch /> (components/mock-data-switch.tsx,
-            spec §2.5) belongs here once that component lands; the user menu has the same spot. */}
+        <SettingSection title={t('themeSettings.data')}>
+          {() => (
+            <>
+              <MockDataSwitch />
+              <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+                {t('themeSettings.dataHint')}
+              </Typography>
+            </>
+          )}
+        </SettingSection>
       </Box>
       <Divider />
       <Box sx={{ px: 3, py: 2 }}>

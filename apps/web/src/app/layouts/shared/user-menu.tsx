@@ -136,8 +136,6 @@ export function UserMenu({ trigger = 'header' }: { trigger?: UserMenuTrigger }) 
           </ListItemIcon>
           <ListItemText>{t('userMenu.changePassword')}</ListItemText>
         </MenuItem>
-        {/* MOCK-DATA-SWITCH: <MockDataSwitch /> (components/mock-data-switch.tsx, spec §2.5) belongs here
-            once that component lands; the settings panel has the same spot. */}
         <MenuItem onClick={() => go('/signout')}>
           <ListItemIcon>
             <LogoutOutlined fontSize="small" />
