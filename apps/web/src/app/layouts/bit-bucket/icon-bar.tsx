@@ -42,6 +42,8 @@ export function IconBar({ collapsed, onToggle }: { collapsed: boolean; onToggle:
           bgcolor: 'primary.dark',
           color: 'common.white',
           '& .gh-security > div': { flexDirection: 'column' },
+          // The theme's focus ring is a primary shade, which would vanish on this primary bar.
+          '& .Mui-focusVisible, & :focus-visible': { outline: '2px solid #ffffff', outlineOffset: 2 },
         }}
       >
         <HomeLink markOnly />

@@ -24,6 +24,10 @@ export function HorizontalNavigation({ tone }: { tone: HorizontalNavTone }) {
           color: tone === 'primary' ? 'primary.contrastText' : 'text.primary',
           borderTop: 1,
           borderColor: 'divider',
+          // On the primary bar the theme's primary focus ring would vanish: white instead.
+          ...(tone === 'primary'
+            ? { '& .Mui-focusVisible, & :focus-visible': { outline: '2px solid #ffffff', outlineOffset: 2 } }
+            : {}),
         }}
       >
         <Box

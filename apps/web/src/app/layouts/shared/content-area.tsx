@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useLocation } from 'react-router';
 import { useThemeSettings } from '../../providers/theme-settings-context';
 import { AppFooter } from './app-footer';
-import { HORIZONTAL_MAX_WIDTH } from './layout-sizes';
+import { CONTENT_PADDING, HORIZONTAL_MAX_WIDTH } from './layout-sizes';
 
 /**
  * The scrolling content and the footer (fluid at the end of the content, or fixed under it). The
@@ -31,7 +31,7 @@ export function ContentArea({ children, narrow = false }: { children: ReactNode;
         tabIndex={-1}
         sx={{ flex: 1, minHeight: 0, overflowY: 'auto', display: 'flex', flexDirection: 'column', outline: 'none' }}
       >
-        <Box sx={{ flex: 1, width: '100%', mx: 'auto', p: { xs: 2, sm: 3, md: 4 }, maxWidth: maxWidth ?? 'none' }}>
+        <Box sx={{ flex: 1, width: '100%', mx: 'auto', p: CONTENT_PADDING, maxWidth: maxWidth ?? 'none' }}>
           {children}
         </Box>
         {settings.footerType === 'fluid' ? footer : null}

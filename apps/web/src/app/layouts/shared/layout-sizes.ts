@@ -16,7 +16,10 @@ export const HORIZONTAL_MAX_WIDTH = { xs: 1140, xl: 1720 } as const;
 export const HEADER_HEIGHT = { xs: 56, sm: 70 } as const;
 /** Fixed footer height: about 48 px, 58 on xl. */
 export const FIXED_FOOTER_HEIGHT = { xs: 48, xl: 58 } as const;
-/** Popover scroll area maximum height: 200 px, 380 on xl. */
-export const POPOVER_MAX_HEIGHT = { xs: 200, xl: 380 } as const;
+/**
+ * Content padding, the spec's grid spacing of 4 below md and 8 from md in its 4 px unit:
+ * 16 px and 32 px (MUI's unit is 8 px).
+ */
+export const CONTENT_PADDING = { xs: 2, md: 4 } as const;
 /** Mini rail and drawer animations. */
 export const RAIL_TRANSITION = 'width 200ms ease, box-shadow 200ms ease';
