@@ -34,8 +34,12 @@ function ChosenLayout({ navStyle, children }: { navStyle: NavStyle; children: Re
   );
 }
 
+/** Paths framed like sign-in even while signed in: sign-out outlives the session, and the single
+ * sign-on screens run in the re-authorization popup. */
+const AUTH_FRAMED = new Set(['/signout', '/sso', '/ssoauth']);
+
 /**
- * Picks the frame: signed out (and on /signout, which outlives the session) the auth layout;
+ * Picks the frame: signed out (and on AUTH_FRAMED paths) the auth layout;
  * signed in the layout of the navigation style setting, the screen inside it with the route
  * transition setting.
  */
@@ -44,7 +48,7 @@ export function RootLayout() {
   const { pathname } = useLocation();
   const { settings } = useThemeSettings();
   useQuerySettings();
-  if (!user || pathname.toLowerCase() === '/signout') {
+  if (!user || AUTH_FRAMED.has(pathname.toLowerCase())) {
     return (
       <AuthLayout>
         <Outlet />

@@ -1,0 +1,62 @@
+import { type Page, expect, test } from '@playwright/test';
+import { ACCOUNTS, SCREENS, signIn } from '../fixtures.js';
+import { adminToken, callApi } from '../identity-helpers.js';
+
+/** Every navigation style of spec §2.5, as the nav_style query setting names them. */
+const NAV_STYLES = [
+  'standard',
+  'default',
+  'header-user',
+  'header-user-mini',
+  'mini-sidebar-toggle',
+  'mini',
+  'drawer',
+  'bit-bucket',
+  'h-default',
+  'hor-light-nav',
+  'hor-dark-layout',
+] as const;
+
+/** Every screen an administrator reaches (spec §2.2), by a short name for the screenshot files. */
+const SCREENS_TO_VISIT: readonly (readonly [string, string])[] = [
+  ['sessions', '/recordings'],
+  ['dashboard', '/hostsDashboard'],
+  ['groups', '/groups'],
+  ['agents', '/hosts'],
+  ['roles', '/roles'],
+  ['tunnels', '/tunnels'],
+  ['users', '/users'],
+  ['keys', '/registrationKeys'],
+  ['settings', '/settings?section=sso'],
+  ['status', '/systemStatus'],
+  ['account', '/account'],
+];
+
+async function settled(page: Page) {
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await expect(page.getByRole('progressbar')).toHaveCount(0, { timeout: 15_000 });
+}
+
+for (const locale of ['en', 'ar'] as const)
+  for (const mode of ['light', 'dark'] as const)
+    test(`every screen in every navigation style, ${locale}, ${mode}`, async ({ page, request }) => {
+      test.setTimeout(600_000);
+      const res = await callApi(request, await adminToken(request), 'GET', '/api/recording?live=false&limit=1');
+      const recording = ((await res.json()) as { recordings: { id: string }[] }).recordings[0]?.id;
+      const screens = [...SCREENS_TO_VISIT, ...(recording ? [['player', `/recordings/${recording}`] as const] : [])];
+      await signIn(page, ACCOUNTS.admin);
+      await page.evaluate((l) => localStorage.setItem('locale', l), locale);
+      await page.reload();
+      const dir = `${SCREENS}/layouts/${locale}-${mode}`;
+      for (const style of NAV_STYLES) {
+        for (const [name, path] of screens) {
+          await page.goto(`/#${path}${path.includes('?') ? '&' : '?'}nav_style=${style}&theme_mode=${mode}`);
+          await expect(page.locator('main')).toBeVisible();
+          await settled(page);
+          expect(await page.locator('html').getAttribute('dir')).toBe(locale === 'ar' ? 'rtl' : 'ltr');
+          // The frame fits the window: nothing scrolls sideways.
+          expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+          await page.screenshot({ path: `${dir}/${style}-${name}.png`, animations: 'disabled' });
+        }
+      }
+    });
