@@ -48,7 +48,7 @@ async function violations(page: Page, where: string): Promise<string[]> {
       (v) =>
         `${where}: ${v.id} (${v.impact ?? ''}) ${v.help} — ${v.nodes
           .slice(0, 3)
-          .map((n) => n.target.join(' '))
+          .map((n) => `${n.target.join(' ')} [${(n.any[0]?.message ?? n.failureSummary ?? '').replace(/\s+/g, ' ')}]`)
           .join(' | ')}`,
     );
 }

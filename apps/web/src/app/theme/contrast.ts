@@ -33,6 +33,19 @@ export function readableOnDark(colour: string, background: string): string {
 }
 
 /**
+ * The colour darkened just enough to read as text on a light background and on that background
+ * tinted by a selection (checked against a 7 % darker shade of it).
+ */
+export function readableOnLight(colour: string, background: string): string {
+  const worst = darken(background, 0.07);
+  for (let step = 0; step <= 40; step += 1) {
+    const candidate = step === 0 ? colour : darken(colour, step / 100);
+    if (getContrastRatio(candidate, worst) >= TARGET) return candidate;
+  }
+  return '#000000';
+}
+
+/**
  * Status colours that read as text on their mode's backgrounds (4.5:1 on white and on a light
  * grey tint; on the dark paper and the dark sidebar): MUI's light warning and info, and its dark
  * error, fall short.

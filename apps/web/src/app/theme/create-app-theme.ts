@@ -1,6 +1,6 @@
 import { alpha, createTheme } from '@mui/material/styles';
 import type { Theme } from '@mui/material/styles';
-import { STATUS_COLOURS, readableOnDark, withWhiteText } from './contrast';
+import { STATUS_COLOURS, readableOnDark, readableOnLight, withWhiteText } from './contrast';
 import type { ThemeSettings } from './theme-settings';
 
 const FONT = ['Poppins', 'system-ui', '-apple-system', '"Segoe UI"', 'Roboto', 'Arial', 'sans-serif'].join(',');
@@ -45,9 +45,10 @@ export function createAppTheme(
     palette: {
       mode: dark ? 'dark' : 'light',
       // White text on primary (contained buttons, selected entries) keeps 4.5:1: see withWhiteText.
+      // In light mode the main shade is also text on light surfaces (tabs, outlined buttons, labels).
       primary: primaryText
         ? { main: withWhiteText(settings.primary), light: primaryText }
-        : { main: withWhiteText(settings.primary) },
+        : { main: readableOnLight(withWhiteText(settings.primary), background.default) },
       secondary: { main: settings.secondary },
       ...Object.fromEntries(
         Object.entries(STATUS_COLOURS[dark ? 'dark' : 'light']).map(([name, main]) => [name, { main }]),
@@ -77,6 +78,7 @@ export function createAppTheme(
     ? {
         MuiLink: { defaultProps: { color: 'primary.light' } },
         MuiTab: { styleOverrides: { root: { '&.Mui-selected': { color: primaryText } } } },
+        MuiFormLabel: { styleOverrides: { root: { '&.Mui-focused': { color: primaryText } } } },
         MuiToggleButton: {
           styleOverrides: {
             root: { variants: [{ props: { color: 'primary' }, style: { '&.Mui-selected': { color: primaryText } } }] },

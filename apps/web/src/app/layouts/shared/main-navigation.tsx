@@ -48,6 +48,12 @@ export function MainNavigation({ mini = false, tooltips = false }: { mini?: bool
                   color: theme.palette.primary.contrastText,
                   bgcolor: theme.palette.primary.main,
                   boxShadow: `0 6px 16px ${alpha(theme.palette.primary.main, 0.35)}`,
+                  // Counts on the selected entry: white on a darker tint of it, whatever their colour.
+                  '& .MuiChip-root': {
+                    color: theme.palette.primary.contrastText,
+                    bgcolor: 'rgba(0,0,0,0.28)',
+                    borderColor: alpha(theme.palette.primary.contrastText, 0.6),
+                  },
                 },
               })}
             >

@@ -35,7 +35,7 @@ export function ProfileCard() {
               <Typography component="dt" variant="caption" sx={{ color: 'text.secondary' }}>
                 {t('account.profile.name')}
               </Typography>
-              <Typography component="dd" sx={{ m: 0, color: user.name ? 'text.primary' : 'text.disabled' }}>
+              <Typography component="dd" sx={{ m: 0, color: user.name ? 'text.primary' : 'text.secondary' }}>
                 {user.name || t('account.profile.noName')}
               </Typography>
             </Box>
@@ -45,7 +45,7 @@ export function ProfileCard() {
               </Typography>
               <Box component="dd" sx={{ m: 0, mt: 0.5, display: 'flex', gap: 0.75, flexWrap: 'wrap' }}>
                 {user.roles.length === 0 ? (
-                  <Typography sx={{ color: 'text.disabled' }}>{t('account.profile.noRoles')}</Typography>
+                  <Typography sx={{ color: 'text.secondary' }}>{t('account.profile.noRoles')}</Typography>
                 ) : null}
                 {user.roles.map((role) => (
                   <Tooltip

@@ -89,7 +89,7 @@ export function SsoMethodChooser(props: {
                           </Typography>
                         </Box>
                         {props.active === type ? (
-                          <Chip size="small" color="success" variant="outlined" label={t('settings.sso.activeChip')} />
+                          <Chip size="small" color="success" label={t('settings.sso.activeChip')} />
                         ) : null}
                       </Box>
                       <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>

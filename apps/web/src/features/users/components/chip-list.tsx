@@ -17,7 +17,7 @@ export function ChipList({
 }) {
   if (names.length === 0) {
     return (
-      <Typography variant="body2" component="span" sx={{ color: 'text.disabled' }}>
+      <Typography variant="body2" component="span" sx={{ color: 'text.secondary' }}>
         {emptyLabel}
       </Typography>
     );
