@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { type Page, expect, test } from '@playwright/test';
 import { ACCOUNTS, SCREENS, signIn } from '../fixtures.js';
 import { adminToken, callApi } from '../identity-helpers.js';
@@ -48,6 +49,7 @@ for (const locale of ['en', 'ar'] as const)
       await page.evaluate((l) => localStorage.setItem('locale', l), locale);
       await page.reload();
       const dir = `${SCREENS}/layouts/${locale}-${mode}`;
+      const violations: string[] = [];
       for (const style of NAV_STYLES) {
         for (const [name, path] of screens) {
           await page.goto(`/#${path}${path.includes('?') ? '&' : '?'}nav_style=${style}&theme_mode=${mode}`);
@@ -57,6 +59,15 @@ for (const locale of ['en', 'ar'] as const)
           // The frame fits the window: nothing scrolls sideways.
           expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
           await page.screenshot({ path: `${dir}/${style}-${name}.png`, animations: 'disabled' });
+          // Each style's frame once (on the sessions screen) through axe-core as well.
+          if (name !== 'sessions') continue;
+          const result = await new AxeBuilder({ page })
+            .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+            .analyze();
+          for (const v of result.violations)
+            if (v.impact === 'serious' || v.impact === 'critical')
+              violations.push(`${style}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`);
         }
       }
+      expect(violations, violations.join('\n')).toEqual([]);
     });

@@ -78,6 +78,11 @@ export function HorizontalNavigation({ tone }: { tone: HorizontalNavTone }) {
                           bgcolor: theme.palette.primary.main,
                           boxShadow: `0 4px 12px ${alpha(theme.palette.primary.main, 0.3)}`,
                           '&:hover': { bgcolor: theme.palette.primary.dark },
+                          '& .MuiChip-root': {
+                            color: theme.palette.primary.contrastText,
+                            bgcolor: 'rgba(0,0,0,0.28)',
+                            borderColor: alpha(theme.palette.primary.contrastText, 0.6),
+                          },
                         };
                       return {
                         ...base,
