@@ -1,6 +1,8 @@
 import { type APIRequestContext, type Page, expect, test } from '@playwright/test';
 // The SAML identity provider the server's own tests use: it signs real assertions (xml-crypto).
 import { TestSamlIdp } from '../../apps/server/src/test/saml-idp.js';
+// The directory the server's own tests use: Debian's slapd on loopback.
+import { startSlapd } from '../../apps/server/src/test/slapd.js';
 import { ACCOUNTS, SCREENS, mainNav, signIn } from '../fixtures.js';
 import { adminToken, callApi, signOutOfConsole, snackbar, storedToken, unique } from '../identity-helpers.js';
 import { startProvider } from '../oidc-provider.js';
@@ -196,5 +198,55 @@ test.describe('single sign-on', () => {
     };
     expect(me.user).toMatchObject({ email: samlEmail, name: 'Sam SAML' });
     expect(me.user.roles.map((r) => r.name).sort()).toEqual(['auditor', 'user']);
+  });
+
+  test('signs in with a directory (LDAP) account whose directory group gives the role', async ({ page, request }) => {
+    const slapd = await startSlapd();
+    try {
+      const mail = `${unique('lena')}@ldap.e2e.gatehouse.test`;
+      await slapd.add(
+        [
+          `dn: uid=lena,ou=people,${slapd.baseDn}`,
+          'objectClass: inetOrgPerson',
+          'uid: lena',
+          'cn: Lena Directory',
+          'sn: Directory',
+          `mail: ${mail}`,
+          'userPassword: lena-directory-password',
+          '',
+          `dn: cn=auditor,ou=groups,${slapd.baseDn}`,
+          'objectClass: groupOfNames',
+          'cn: auditor',
+          `member: uid=lena,ou=people,${slapd.baseDn}`,
+          '',
+        ].join('\n'),
+      );
+      await saveSso(request, {
+        auth_type: 4,
+        ldap_config: {
+          ldap_host: slapd.host,
+          ldap_bind_user: slapd.adminDn,
+          ldap_bind_password: slapd.adminPassword,
+          ldap_base_dn: slapd.baseDn,
+          ldap_use_ssl: false,
+        },
+      });
+      await page.goto('/#/signin');
+      const form = page.getByRole('form', { name: 'Directory sign-in form' });
+      await form.getByLabel(/email/i).fill(mail);
+      await form.getByLabel(/^password/i).fill('not-her-password');
+      await form.getByRole('button', { name: 'Sign in with directory' }).click();
+      await expect(page.getByText('Invalid email or password.')).toBeVisible();
+      await form.getByLabel(/^password/i).fill('lena-directory-password');
+      await form.getByRole('button', { name: 'Sign in with directory' }).click();
+      await expect(mainNav(page)).toBeVisible();
+      const me = (await (await callApi(request, await storedToken(page), 'GET', '/api/user/me')).json()) as {
+        user: { email: string; name: string; roles: { name: string }[] };
+      };
+      expect(me.user).toMatchObject({ email: mail, name: 'Lena Directory' });
+      expect(me.user.roles.map((r) => r.name).sort()).toEqual(['auditor', 'user']);
+    } finally {
+      slapd.stop();
+    }
   });
 });
