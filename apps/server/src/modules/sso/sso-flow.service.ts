@@ -25,7 +25,7 @@ export interface SamlDriver {
     samlResponse: string,
     data: Record<string, string>,
   ): Promise<ExternalIdentity & { assertionId: string; validUntil: Date }>;
-  /** Records the assertion id; true the first time only. */
+  /** This server's service-provider metadata (XML), to register at the identity provider. */
   metadata(): Promise<string>;
 }
 
