@@ -28,6 +28,10 @@ export const users = pgTable('users', {
   passwordHash: text('password_hash'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** False only for a self sign-up whose verification link was not opened yet (migration 0013). */
+  emailVerified: boolean('email_verified').notNull().default(true),
+  /** The last successful directory or single sign-on sign-in (SSH keys follow it when SSO is on). */
+  lastExternalSignInAt: timestamp('last_external_sign_in_at', { withTimezone: true }),
 });
 
 /** Named sets of permissions. */
@@ -298,3 +302,34 @@ export const ssoSeenAssertions = pgTable('sso_seen_assertions', {
   assertionId: text('assertion_id').primaryKey(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/** One-time email verification links of self sign-ups, stored as SHA-256 (migration 0013). */
+export const emailVerifications = pgTable('email_verifications', {
+  tokenHash: text('token_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  createdAt: createdAt(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true }),
+});
+
+/** Group memberships a directory or identity provider gave (removed when it stops sending them). */
+export const externalGroupMembers = pgTable(
+  'external_group_members',
+  {
+    groupName: text('group_name').notNull(),
+    userId: uuid('user_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.groupName, t.userId] })],
+);
+
+/** Roles a directory or identity provider gave (removed when it stops sending them). */
+export const externalRoleHolders = pgTable(
+  'external_role_holders',
+  {
+    roleName: text('role_name').notNull(),
+    userId: uuid('user_id').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.roleName, t.userId] })],
+);
