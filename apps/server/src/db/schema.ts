@@ -333,3 +333,19 @@ export const externalRoleHolders = pgTable(
   },
   (t) => [primaryKey({ columns: [t.roleName, t.userId] })],
 );
+
+/** Mail kept instead of sent while no SMTP server is configured (migration 0012); the body is sealed. */
+export const mailOutbox = pgTable(
+  'mail_outbox',
+  {
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
+    createdAt: createdAt(),
+    sender: text('sender').notNull(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    bodySealed: text('body_sealed').notNull(),
+  },
+  (t) => [index('mail_outbox_created_idx').on(t.createdAt, t.id)],
+);
