@@ -108,7 +108,7 @@ test.describe('password flows', () => {
     ).toBeVisible();
     await page.screenshot({ path: `${SCREENS}/forget-password-sent-en-dark.png` });
 
-    const link = await resetLinkFor(account.email);
+    const link = await resetLinkFor(request, account.email);
     await page.goto(`/${link}`);
     await page.getByLabel('New password', { exact: true }).fill('short');
     await page.getByLabel('Confirm new password').fill('short');

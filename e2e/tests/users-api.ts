@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect } from '@playwright/test';
@@ -50,20 +49,22 @@ export async function saveSettings(request: APIRequestContext, settings: Record<
 }
 
 /**
- * The newest reset link mailed to this address: with no SMTP configured the server writes each
- * message into <data dir>/outbox. Mail is sent in the background, so this waits for it.
+ * The newest reset link mailed to this address: with no SMTP configured the server keeps each
+ * message in its outbox, which administrators read through GET /api/mail/outbox. Mail is sent in
+ * the background, so this waits for it.
  */
-export async function resetLinkFor(email: string): Promise<string> {
-  const outbox = path.join(DATA_DIR, 'outbox');
+export async function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {
+  const headers = { 'authentication-token': await apiToken(request) };
   let link: string | undefined;
   await expect
     .poll(
       async () => {
-        const files = (await fs.readdir(outbox).catch(() => [])).filter((f) => f.endsWith('.eml')).sort();
-        for (const file of files.reverse()) {
-          const text = await fs.readFile(path.join(outbox, file), 'utf8');
-          if (!text.includes(`To: ${email}`)) continue;
-          link = /#\/reset-password\?token=[\w-]+/.exec(text)?.[0];
+        const list = await request.get('/api/mail/outbox?limit=50', { headers });
+        const { messages } = (await list.json()) as { messages: { id: string; to: string }[] };
+        for (const message of messages) {
+          if (message.to !== email) continue;
+          const one = await request.get(`/api/mail/outbox/${message.id}`, { headers });
+          link = /#\/reset-password\?token=[\w-]+/.exec(((await one.json()) as { text: string }).text)?.[0];
           if (link) return true;
         }
         return false;

@@ -10,6 +10,7 @@ import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
 import { licenseHandlers } from './modules/license/license.routes.js';
+import { mailHandlers } from './modules/mail/mail.routes.js';
 import { installSamlForm, ssoHandlers } from './modules/sso/sso.routes.js';
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
 import { installVideoUpload, videoHandlers } from './modules/recordings/video.routes.js';
@@ -72,6 +73,7 @@ export async function buildApp(
     ...groupHandlers(services),
     ...apiKeyHandlers(services),
     ...settingsHandlers(services),
+    ...mailHandlers(services),
     ...agentHandlers(services),
     ...tunnelHandlers(services),
     ...recordingHandlers(services),

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER } from '@gatehouse/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Gatekeeper } from './http/bind-routes.js';
@@ -31,6 +30,7 @@ import { SsoConfigService } from './modules/sso/sso-config.service.js';
 import { SsoFlowService } from './modules/sso/sso-flow.service.js';
 import { SsoFlowsRepository } from './modules/sso/sso-flows.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { OutboxRepository } from './modules/mail/outbox.repository.js';
 import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
 import { RolesService } from './modules/roles/roles.service.js';
@@ -97,7 +97,7 @@ export function createServices(database: Database, options: ServiceOptions) {
   const settings = new SettingsService(settingsRepository, box);
   const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute);
   const usersService = new UsersService(users, roles);
-  const mail = new MailService(settings, path.join(options.dataDir, 'outbox'), options.log);
+  const mail = new MailService(settings, new OutboxRepository(db), box, options.log.child({ component: 'api' }));
   const gatewayKeys = new GatewayKeys(settingsRepository, box, options.dataDir);
   const recordingsRepository = new RecordingsRepository(db);
   const sshKeys = new SshKeysRepository(db);

@@ -4,6 +4,7 @@ import * as apikeys from './apikeys.js';
 import * as auth from './auth.js';
 import * as groups from './groups.js';
 import * as license from './license.js';
+import * as mail from './mail.js';
 import * as recordings from './recordings.js';
 import * as sso from './sso.js';
 import * as roles from './roles.js';
@@ -36,6 +37,7 @@ export const routes = {
   forgotPassword: users.forgotPassword,
   resetPassword: users.resetPassword,
   signUp: users.signUp,
+  verifyEmail: users.verifyEmail,
   listSshKeys: users.listSshKeys,
   addSshKey: users.addSshKey,
   deleteSshKey: users.deleteSshKey,
@@ -61,6 +63,9 @@ export const routes = {
   getSettings: settings.getSettings,
   saveSettings: settings.saveSettings,
   publicSettings: settings.publicSettings,
+  listOutbox: mail.listOutbox,
+  getOutboxMessage: mail.getOutboxMessage,
+  deleteOutboxMessage: mail.deleteOutboxMessage,
   listAgents: agents.listAgents,
   getAgentConfig: agents.getAgentConfig,
   saveAgentConfig: agents.saveAgentConfig,
@@ -119,6 +124,7 @@ export * from './auth.js';
 export * from './common.js';
 export * from './groups.js';
 export * from './license.js';
+export * from './mail.js';
 export * from './recordings.js';
 export * from './roles.js';
 export * from './settings.js';

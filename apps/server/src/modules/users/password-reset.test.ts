@@ -21,14 +21,14 @@ describe.each(DATABASES)('password resets on %s', (kind) => {
     });
     expect(res.status).toBe(200);
     expect(res.body.message).toBe('Password reset email sent to olga@example.test.');
-    const [mail] = await waitForMail(server.dataDir, 1);
+    const [mail] = await waitForMail(server, 1);
     expect(mail).toContain('To: olga@example.test');
     expect(mail).toContain('http://console.example.test/#/reset-password?token=');
   });
 
   it('the link sets a new password once, ends every session, and the old password stops working', async () => {
     const session = await server.login('olga@example.test', 'olga-password');
-    const token = resetTokenOf(outbox(server.dataDir).at(-1) ?? '');
+    const token = resetTokenOf((await outbox(server)).at(-1) ?? '');
     expect(token.length).toBeGreaterThanOrEqual(22); // at least 128 bits in base64url
     const body = { token, new_password: 'olga-new-password', new_password_confirm: 'olga-new-password' };
     const first = await server.call<{ message: string }>('POST', '/api/user/reset-password', { body });
@@ -46,7 +46,7 @@ describe.each(DATABASES)('password resets on %s', (kind) => {
 
   it('a link older than an hour no longer works', async () => {
     await server.call('POST', '/api/user/olga@example.test/reset-password', { token: admin });
-    const token = resetTokenOf((await waitForMail(server.dataDir, 2)).at(-1) ?? '');
+    const token = resetTokenOf((await waitForMail(server, 2)).at(-1) ?? '');
     await server.services.database.query("UPDATE password_reset_tokens SET expires_at = now() - interval '1 second'");
     const res = await server.call('POST', '/api/user/reset-password', {
       body: { token, new_password: 'another-password', new_password_confirm: 'another-password' },
@@ -55,7 +55,7 @@ describe.each(DATABASES)('password resets on %s', (kind) => {
   });
 
   it('forgot-password answers the same for an unknown email and sends nothing', async () => {
-    const before = outbox(server.dataDir).length;
+    const before = (await outbox(server)).length;
     const known = await server.call<{ message: string }>('POST', '/api/user/forgot-password', {
       body: { email: 'olga@example.test' },
     });
@@ -70,9 +70,9 @@ describe.each(DATABASES)('password resets on %s', (kind) => {
     expect(unknown.body.message).toBe(
       'Check your email at nobody@example.test for information about how to reset your password.',
     );
-    const mails = await waitForMail(server.dataDir, before + 1);
+    const mails = await waitForMail(server, before + 1);
     await new Promise((r) => setTimeout(r, 200));
-    expect(outbox(server.dataDir)).toHaveLength(before + 1);
+    expect(await outbox(server)).toHaveLength(before + 1);
     expect(mails.at(-1)).toContain('To: olga@example.test');
   });
 
@@ -199,6 +199,6 @@ describe.each(DATABASES)('mail through a real SMTP server on %s', (kind) => {
     expect(received).toHaveLength(1);
     expect(received[0]?.to).toBe('pia@example.test');
     expect(received[0]?.data).toMatch(/Subject: Reset your Gatehouse password/);
-    expect(outbox(server.dataDir)).toHaveLength(0);
+    expect(await outbox(server)).toHaveLength(0);
   });
 });
