@@ -10,7 +10,6 @@ import { ApiKeysService } from './modules/apikeys/apikeys.service.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { MediaTickets } from './modules/auth/media-tickets.js';
-import { hashToken } from './modules/auth/tokens.js';
 import { LoginGuardRepository } from './modules/auth/login-guard.repository.js';
 import { TokensRepository } from './modules/auth/tokens.repository.js';
 import { GroupsRepository } from './modules/groups/groups.repository.js';
@@ -30,6 +29,7 @@ import { SsoConfigService } from './modules/sso/sso-config.service.js';
 import { SsoFlowService } from './modules/sso/sso-flow.service.js';
 import { SsoFlowsRepository } from './modules/sso/sso-flows.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
+import { AccessPolicy } from './modules/policy/access-policy.js';
 import { OutboxRepository } from './modules/mail/outbox.repository.js';
 import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
@@ -56,8 +56,6 @@ import { SessionsService } from './modules/recordings/sessions.service.js';
 
 /** The repositories and services of one server, wired over one database. */
 export type Services = ReturnType<typeof createServices>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What the services need beyond the database. */
 export interface ServiceOptions {
@@ -120,17 +118,17 @@ export function createServices(database: Database, options: ServiceOptions) {
   const kubeTarget = options.kubernetes === undefined ? kubernetesTarget(process.env) : options.kubernetes;
   const kube = kubeTarget ? new KubernetesClient(kubeTarget) : undefined;
   const license = new LicenseService(settingsRepository, agents, options.devLicenses ?? false);
-  const sessions = new SessionsService(recordingsRepository, recordings, groups, tunnels);
+  const policy = new AccessPolicy({ groups, tunnels, agents, audit, log: options.log.child({ component: 'policy' }) });
+  const sessions = new SessionsService(recordingsRepository, recordings, policy);
   const gatekeeper: Gatekeeper = {
     auth,
     limitFor: (method, urlPath) => security.limitFor(method, urlPath),
     consumeOneShot: (tokenHash) => tokens.consumeOneShot(tokenHash),
     async agent(request) {
-      const id = request.headers[AGENT_ID_HEADER];
-      const credential = request.headers[AGENT_CREDENTIAL_HEADER];
-      if (typeof id !== 'string' || typeof credential !== 'string' || !UUID.test(id) || credential.length > 512)
-        return undefined;
-      const agent = await agents.findByCredential(id, hashToken(credential));
+      const agent = await policy.agentFromCredential(
+        request.headers[AGENT_ID_HEADER],
+        request.headers[AGENT_CREDENTIAL_HEADER],
+      );
       return agent ? { id: agent.id, hostname: agent.hostname } : undefined;
     },
     ticket: (ticket, objectId) => mediaTickets.check(ticket, objectId),
@@ -140,6 +138,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     log: options.log,
     mediaTickets,
     gatekeeper,
+    policy,
     license,
     ssoConfig,
     ldap: new LdapService(ssoConfig, auth, externalAccounts),
@@ -195,8 +194,8 @@ export function createServices(database: Database, options: ServiceOptions) {
     apiKeys: new ApiKeysService(apiKeys),
     sshKeys: new SshKeysService(sshKeys),
     agents: new AgentsService(agents, apiKeys, guard, hub, options.loginRatePerMinute, license),
-    tunnels: new TunnelsService(tunnels, agents, groups, usersAdmin, box),
+    tunnels: new TunnelsService(tunnels, agents, groups, usersAdmin, box, policy),
     sessions,
-    dashboard: new DashboardService(db, recordingsRepository, agents, sessions),
+    dashboard: new DashboardService(db, recordingsRepository, agents, policy),
   };
 }

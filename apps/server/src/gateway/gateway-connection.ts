@@ -126,11 +126,7 @@ export class GatewayConnection implements IdleCandidate {
   private async findDefinition(): Promise<void> {
     const user = this.user;
     if (!user) return;
-    const candidates = await this.s.repositories.tunnels.sshForHost(this.host);
-    const groups = await this.s.repositories.groups.memberships(user.id);
-    this.definition = candidates.find(
-      (d) => d.users.includes(user.id) || (d.groupName !== null && groups.includes(d.groupName)),
-    );
+    this.definition = await this.s.policy.admit(user, this.host, 'shell', { source: this.source });
   }
 
   private connect(): Promise<ssh2.Client> {

@@ -209,10 +209,14 @@ describe.each(DATABASES)('the SSH gateway on %s', (kind) => {
     fs.rmSync(remote);
   });
 
-  it('refuses a user no definition admits, with a message the client shows', async () => {
+  it('a gateway login is refused when no definition admits the user, with a message the client shows, and audited', async () => {
     const run = await ssh.call(null, gw(walt.file, 'walt@example.test', 'true')).done;
     expect(run.code).not.toBe(0);
     expect(run.stderr).toContain('may not open SSH sessions on web-01');
+    const denied = await server.services.database.query<{ target: string; detail: { what: string } }>(
+      "SELECT target, detail FROM audit_log WHERE action = 'policy.deny' AND actor = 'walt@example.test'",
+    );
+    expect(denied.at(-1)).toMatchObject({ target: 'web-01', detail: { what: 'tunnel.shell' } });
   });
 
   it('refuses a key registered to someone else and an unknown user alike', async () => {

@@ -12,11 +12,9 @@ import {
 import type { MuxStream } from '@gatehouse/tunnel';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
-import { hashToken } from '../modules/auth/tokens.js';
 import type { AgentsRepository } from '../modules/agents/agents.repository.js';
+import { agentFromCredential } from '../modules/policy/agent-credential.js';
 import { AgentSession, StreamRefused } from './agent-session.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Events: 'changed' (agentId) when an agent connects, disconnects or is deleted; 'connection'
@@ -49,11 +47,7 @@ export class AgentHub extends EventEmitter {
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const id = String(request.headers[AGENT_ID_HEADER] ?? '');
-    const credential = String(request.headers[AGENT_CREDENTIAL_HEADER] ?? '');
-    const agent =
-      UUID.test(id) && credential.length > 0
-        ? await this.agents.findByCredential(id, hashToken(credential))
-        : undefined;
+    const agent = await agentFromCredential(this.agents, id, request.headers[AGENT_CREDENTIAL_HEADER]);
     if (!agent) {
       refuse(socket, 401, 'This agent is not enrolled here, or it was deleted. Register it again with a new key.');
       return;

@@ -5,7 +5,6 @@ import { AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER, TOKEN_HEADER, TOKEN_HEADER_AL
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketDuplex } from '@gatehouse/tunnel';
 import { WebSocketServer } from 'ws';
-import { hashToken } from '../modules/auth/tokens.js';
 import type { Services } from '../services.js';
 
 /** Where the tunnel client dials: one WebSocket per relayed TCP connection. */
@@ -41,26 +40,23 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
       if (!definition || definition.type === 'ssh')
         return refuse(socket, 404, 'There is no rdp, generic or agent tunnel definition with that id.');
       let who: { userId: string | null; email: string } | undefined;
+      const source = request.socket.remoteAddress ?? null;
       if (definition.type === 'agent') {
-        const id = String(request.headers[AGENT_ID_HEADER] ?? '');
-        const credential = String(request.headers[AGENT_CREDENTIAL_HEADER] ?? '');
-        const agent =
-          UUID.test(id) && credential
-            ? await s.repositories.agents.findByCredential(id, hashToken(credential))
-            : undefined;
+        const agent = await s.policy.agentFromCredential(
+          request.headers[AGENT_ID_HEADER],
+          request.headers[AGENT_CREDENTIAL_HEADER],
+        );
         if (!agent) return refuse(socket, 401, 'Agent tunnels are opened by agents: send the agent’s identity.');
-        if (!definition.agents.some((a) => a.id === agent.id))
+        if (!(await s.policy.admitAgent(agent, definition, { source })))
           return refuse(socket, 403, `${agent.hostname} is not listed on this agent tunnel.`);
         who = { userId: null, email: `agent:${agent.hostname}` };
       } else {
         const raw = request.headers[TOKEN_HEADER] ?? request.headers[TOKEN_HEADER_ALT];
         const principal = typeof raw === 'string' ? await s.auth.authenticate(raw) : undefined;
         if (!principal) return refuse(socket, 401, 'Sign in first: send a valid Authentication-Token.');
-        const groups = await s.repositories.groups.memberships(principal.userId);
-        const admitted =
-          definition.users.includes(principal.userId) ||
-          (definition.groupName !== null && groups.includes(definition.groupName));
-        if (!admitted) return refuse(socket, 403, `You are not admitted to the tunnel ${definition.name}.`);
+        const use = definition.type === 'rdp' ? 'rdp' : 'generic';
+        if (!(await s.policy.admit(principal, definition, use, { source })))
+          return refuse(socket, 403, `You are not admitted to the tunnel ${definition.name}.`);
         who = { userId: principal.userId, email: principal.email };
       }
       let target;

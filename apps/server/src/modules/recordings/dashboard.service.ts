@@ -7,7 +7,7 @@ import type { RecordingsRepository } from '../../recordings/recordings.repositor
 import type { AgentsRepository } from '../agents/agents.repository.js';
 import { agents } from '../../db/schema.js';
 import type { Principal } from '../auth/principal.js';
-import type { SessionsService } from './sessions.service.js';
+import type { AccessPolicy } from '../policy/access-policy.js';
 import { addDays, countInto, dayLabel, hourLabel, isTimeZone, startOfDay } from './time-buckets.js';
 
 type Dashboard = ResponseOf<Routes['getDashboard']>;
@@ -35,7 +35,7 @@ export class DashboardService {
     private readonly db: Db,
     private readonly recordings: RecordingsRepository,
     private readonly agents: AgentsRepository,
-    private readonly sessions: SessionsService,
+    private readonly policy: AccessPolicy,
   ) {}
 
   async dashboard(principal: Principal, query: { start?: string; end?: string; tz?: string }): Promise<Dashboard> {
@@ -49,7 +49,7 @@ export class DashboardService {
       throw new HttpError(400, 'start and end must be dates, such as 2024-05-01 or 2024-05-01T12:00:00Z');
     if (start > end) throw new HttpError(400, 'start must be before end');
 
-    const visible = await this.sessions.reachableAgents(principal);
+    const visible = await this.policy.reachableAgents(principal);
     const today = startOfDay(now, tz);
     const tomorrow = addDays(today, 1, tz);
     const first = await this.recordings.firstStart(visible);

@@ -14,9 +14,9 @@ import type {
 import { verifyRecording } from '../../recordings/verify.js';
 
 import type { RecordingsService } from '../../recordings/recordings.service.js';
-import { type Principal, holdsAdminRole } from '../auth/principal.js';
-import type { GroupsRepository } from '../groups/groups.repository.js';
-import type { TunnelsRepository } from '../tunnels/tunnels.repository.js';
+import type { Principal } from '../auth/principal.js';
+import type { AccessPolicy } from '../policy/access-policy.js';
+import type { DecisionContext } from '../policy/uses.js';
 
 function toRecording(row: RecordingRow): z.infer<typeof Recording> {
   return {
@@ -88,8 +88,7 @@ export class SessionsService {
   constructor(
     private readonly rows: RecordingsRepository,
     private readonly recordings: RecordingsService,
-    private readonly groups: GroupsRepository,
-    private readonly tunnels: TunnelsRepository,
+    private readonly policy: AccessPolicy,
   ) {}
 
   /**
@@ -102,7 +101,7 @@ export class SessionsService {
     const filter: RecordingFilter = {
       start,
       end,
-      agentIds: await this.reachableAgents(principal),
+      agentIds: await this.policy.reachableAgents(principal),
       type: query.type,
       live: query.live,
       host: query.host,
@@ -122,25 +121,6 @@ export class SessionsService {
       next_cursor: page.more && last ? encodeCursor(last.row, last.sortValue, query.sort, query.order) : null,
       ...(total === undefined ? {} : { total }),
     };
-  }
-
-  /**
-   * The hosts whose sessions this person may see: undefined means all (administrators and
-   * holders of list-all-tunnel-definitions); otherwise hosts reached through groups or a tunnel
-   * definition that admits them.
-   */
-  async reachableAgents(principal: Principal): Promise<string[] | undefined> {
-    if (holdsAdminRole(principal) || principal.permissions.has('list-all-tunnel-definitions')) return undefined;
-    const groups = await this.groups.memberships(principal.userId);
-    const ids = new Set((await this.groups.agentsOf(groups)).map((a) => a.id));
-    for (const d of await this.tunnels.listReachable(principal.userId, groups)) ids.add(d.agentId);
-    return [...ids];
-  }
-
-  /** May this person watch or end sessions on this host? */
-  async mayReachHost(principal: Principal, agentId: string | null): Promise<boolean> {
-    const reachable = await this.reachableAgents(principal);
-    return reachable === undefined || (agentId !== null && reachable.includes(agentId));
   }
 
   /** One session in detail, after the object check. */
@@ -217,11 +197,11 @@ export class SessionsService {
   }
 
   /** The recording a watcher asks for, after the permission and the object check. */
-  async forWatcher(principal: Principal, id: string): Promise<RecordingRow> {
+  async forWatcher(principal: Principal, id: string, context?: DecisionContext): Promise<RecordingRow> {
     if (!principal.permissions.has('list-recording'))
       throw new HttpError(403, 'Watching sessions needs the list-recording permission.');
     const row = await this.rows.find(id);
-    if (!row || !(await this.mayReachHost(principal, row.agentId)))
+    if (!row || !(await this.policy.mayWatch(principal, row, context)))
       throw new HttpError(404, 'There is no session with that id that you may watch.');
     return row;
   }
@@ -243,7 +223,7 @@ export class SessionsService {
   /** Ends a live session within a second; the user is told who ended it. */
   async terminate(principal: Principal, id: string, hostId: string | undefined) {
     const row = await this.rows.find(id);
-    if (!row || !(await this.mayReachHost(principal, row.agentId)))
+    if (!row || !(await this.policy.reaches(principal, row.agentId)))
       throw new HttpError(404, 'There is no session with that id.');
     if (hostId && row.agentId && hostId !== row.agentId)
       throw new HttpError(400, 'The host-id header names another host than the session’s.');

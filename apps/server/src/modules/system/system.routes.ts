@@ -15,7 +15,7 @@ export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
   const { database, repositories: r } = s;
   /** Sessions the caller may see, and how many of them are live. */
   const sessionCounts = async (principal: Principal) => {
-    const agentIds = await s.sessions.reachableAgents(principal);
+    const agentIds = await s.policy.reachableAgents(principal);
     const all = { start: new Date(0), end: new Date('9999-12-31T23:59:59Z'), agentIds };
     const [total, live] = await Promise.all([r.recordings.count(all), r.recordings.count({ ...all, live: true })]);
     return { totalSessions: total, liveSessions: live };

@@ -6,6 +6,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { AgentsRepository } from '../agents/agents.repository.js';
 import type { Principal } from '../auth/principal.js';
 import type { GroupsRepository } from '../groups/groups.repository.js';
+import type { AccessPolicy } from '../policy/access-policy.js';
 import type { UsersAdminRepository } from '../users/users-admin.repository.js';
 import type { TunnelsRepository, TunnelWithMembers } from './tunnels.repository.js';
 
@@ -45,6 +46,7 @@ export class TunnelsService {
     private readonly groups: GroupsRepository,
     private readonly users: UsersAdminRepository,
     private readonly box: SecretBox,
+    private readonly policy: AccessPolicy,
   ) {}
 
   /** Every definition, by type. */
@@ -52,11 +54,13 @@ export class TunnelsService {
     return byType(await this.tunnels.listAll());
   }
 
-  /** The definitions the caller may use; all of them for holders of list-all-tunnel-definitions. */
+  /**
+   * The definitions the caller may use (the policy's answer); holders of list-all-tunnel-definitions
+   * see every definition listed, which admits them to nothing more.
+   */
   async listFor(principal: Principal) {
     if (principal.permissions.has('list-all-tunnel-definitions')) return this.listAll();
-    const groups = await this.groups.memberships(principal.userId);
-    return byType(await this.tunnels.listReachable(principal.userId, groups));
+    return byType(await this.policy.definitionsFor(principal));
   }
 
   private async require(id: string): Promise<TunnelWithMembers> {
