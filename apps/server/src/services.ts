@@ -91,7 +91,9 @@ export function createServices(database: Database, options: ServiceOptions) {
   const tunnels = new TunnelsRepository(db);
   const box = new SecretBox(options.secretKey);
   const hub = new AgentHub(agents, options.log.child({ component: 'agent-hub' }));
-  const security = new SecurityService(settingsRepository);
+  const security = new SecurityService(settingsRepository, (message) =>
+    options.log.child({ component: 'api' }).warn(message),
+  );
   const settings = new SettingsService(settingsRepository, box);
   const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute);
   const usersService = new UsersService(users, roles);
@@ -122,7 +124,7 @@ export function createServices(database: Database, options: ServiceOptions) {
   const sessions = new SessionsService(recordingsRepository, recordings, policy);
   const gatekeeper: Gatekeeper = {
     auth,
-    limitFor: (method, urlPath) => security.limitFor(method, urlPath),
+    limitFor: (route) => security.limitFor(route),
     consumeOneShot: (tokenHash) => tokens.consumeOneShot(tokenHash),
     async agent(request) {
       const agent = await policy.agentFromCredential(

@@ -73,8 +73,8 @@ function parsePart<T>(schema: ZodType | undefined, value: unknown, where: string
 /** Who else than a token holder may call: agents by their identity, players by a media ticket. */
 export interface Gatekeeper {
   auth: AuthService;
-  /** Which re-authorization the security settings demand for a call. */
-  limitFor(method: string, path: string): Promise<'single-use' | 'freshness' | undefined>;
+  /** Which re-authorization the security settings demand for a call of this route (never its raw URL). */
+  limitFor(route: RouteContract): Promise<'single-use' | 'freshness' | undefined>;
   /** Uses up a one-shot token; false when another call used it first. */
   consumeOneShot(tokenHash: string): Promise<boolean>;
   /** The agent these identity headers prove, or undefined. */
@@ -131,8 +131,8 @@ async function checkFreshness(route: RouteContract, request: FastifyRequest, pri
   // Re-authorizing itself is never limited, or a broad pattern would lock everyone out.
   if (route.id === 'auth.authorize') return;
   const fresh = Date.now() - principal.issuedAt.getTime() < FRESH_TOKEN_SECONDS * 1000;
-  const path = request.url.split('?')[0] ?? request.url;
-  const limit = await gate.limitFor(request.method, path);
+  // The route that will run decides, whatever encoding of its path (or HEAD for GET) reached it.
+  const limit = await gate.limitFor(route);
   if (limit === 'single-use' && !oneShot) throw new ReauthError('single-use');
   if ((limit === 'freshness' || route.fresh) && !oneShot && !fresh) throw new ReauthError(limit ?? 'freshness');
 }
