@@ -273,6 +273,11 @@ export const recordings = pgTable('recordings', {
   manifest: jsonb('manifest'),
   endReason: text('end_reason'),
   terminatedBy: text('terminated_by'),
+  /** Targets (host:port) of the session's ssh -L forwards (migration 0011). */
+  forwards: text('forwards')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
 });
 
 /** Single sign-on flows begun and not finished (migration 0008). */

@@ -27,6 +27,8 @@ export interface RecordingFilter {
   tunnel?: string;
   text?: string;
   minDurationSeconds?: number;
+  /** Only sessions that forwarded ports with ssh -L (true), or only those that did not (false). */
+  forwarded?: boolean;
 }
 
 /** Where a page ended: the last row's sort value, start and id. */
@@ -58,6 +60,14 @@ export class RecordingsRepository {
       .update(recordings)
       .set({ bytes, chunks, chainHead, lastFlushAt: sql`now()` })
       .where(eq(recordings.id, id));
+  }
+
+  /** Notes a target (host:port) the session forwarded to, once per target. */
+  async addForward(id: string, target: string): Promise<void> {
+    await this.db
+      .update(recordings)
+      .set({ forwards: sql`array_append(${recordings.forwards}, ${target}::text)` })
+      .where(and(eq(recordings.id, id), sql`NOT (${target}::text = ANY(${recordings.forwards}))`));
   }
 
   /** Keeps a live session's heartbeat fresh while it prints nothing. */
@@ -143,6 +153,8 @@ export class RecordingsRepository {
     if (f.host) out.push(eq(recordings.agentId, f.host));
     if (f.user) out.push(eq(recordings.userEmail, f.user));
     if (f.tunnel) out.push(eq(recordings.definitionName, f.tunnel));
+    if (f.forwarded === true) out.push(sql`cardinality(${recordings.forwards}) > 0`);
+    if (f.forwarded === false) out.push(sql`cardinality(${recordings.forwards}) = 0`);
     if (f.minDurationSeconds) {
       const d = f.minDurationSeconds;
       // Live sessions qualify by their start alone, which the started_on index answers.

@@ -17,6 +17,11 @@ export const Recording = z
     tunnel: z.string().nullable().describe('Name of the tunnel definition used'),
     end_reason: z.string().nullable(),
     terminated_by: z.string().nullable(),
+    forwards: z
+      .array(z.string())
+      .describe(
+        'Targets (host:port) the session forwarded to with ssh -L; each forward’s times and byte counts are in the recording',
+      ),
   })
   .meta({ id: 'Recording' });
 
@@ -56,6 +61,9 @@ export const listRecordings = defineRoute({
       .optional()
       .describe('Seconds; live ones count up to now'),
     with_total: Bool.optional().describe('Also count every match (slower on large tables)'),
+    forwarded: Bool.optional().describe(
+      'true: only sessions that forwarded ports (ssh -L); false: only those that did not',
+    ),
   }),
   response: z.object({
     recordings: z.array(Recording),

@@ -6,6 +6,7 @@ import { sql as recordingsList } from './0005-recordings-list.js';
 import { sql as recordingVideo } from './0006-recording-video.js';
 import { sql as recordingsTextSearch } from './0007-recordings-text-search.js';
 import { sql as sso } from './0008-sso.js';
+import { sql as recordingForwards } from './0011-recording-forwards.js';
 import { sql as mailOutbox } from './0012-mail-outbox.js';
 import { sql as accountTrust } from './0013-account-trust.js';
 
@@ -19,6 +20,7 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0006-recording-video', sql: recordingVideo },
   { id: '0007-recordings-text-search', sql: recordingsTextSearch },
   { id: '0008-sso', sql: sso },
+  { id: '0011-recording-forwards', sql: recordingForwards },
   { id: '0012-mail-outbox', sql: mailOutbox },
   { id: '0013-account-trust', sql: accountTrust },
 ];

@@ -30,6 +30,7 @@ function toRecording(row: RecordingRow): z.infer<typeof Recording> {
     tunnel: row.definitionName,
     end_reason: row.endReason,
     terminated_by: row.terminatedBy,
+    forwards: row.forwards,
   };
 }
 
@@ -109,6 +110,7 @@ export class SessionsService {
       tunnel: query.tunnel && query.tunnel !== 'all' ? query.tunnel : undefined,
       text: query.q?.trim() || undefined,
       minDurationSeconds: query.min_duration,
+      forwarded: query.forwarded,
     };
     const after = query.cursor ? decodeCursor(query.cursor, query.sort, query.order) : undefined;
     const [page, total] = await Promise.all([
