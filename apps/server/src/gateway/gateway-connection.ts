@@ -7,6 +7,7 @@ import type { UserRow } from '../modules/users/users.repository.js';
 import type { Services } from '../services.js';
 import { wireChannel } from './channel-wiring.js';
 import type { IdleCandidate } from './idle-sweep.js';
+import { ForwardedChannel, forwardDestinationProblem, forwardTarget } from './port-forward.js';
 import { UpstreamError, connectUpstream } from './upstream.js';
 
 type Pty = Pick<PseudoTtyInfo, 'cols' | 'rows' | 'width' | 'height' | 'modes'> & { term: string };
@@ -104,24 +105,94 @@ export class GatewayConnection implements IdleCandidate {
         void definitionFound.then(() => this.open(channel, undefined, (up, cb) => up.subsys('sftp', cb), 'sftp'));
       });
     });
+    // ssh -L: each forwarded channel is decided, opened and recorded on its own (forward()).
     this.client.on('tcpip', (ok, no, info) => {
-      void definitionFound.then(async () => {
-        if (!this.definition?.allowPortForwarding) return no();
-        const up = await this.connect().catch(() => undefined);
-        if (!up) return no();
-        up.forwardOut(info.srcIP, info.srcPort, info.destIP, info.destPort, (error, upCh) => {
-          if (error) return no();
-          const ch = ok();
-          ch.on('data', this.touch);
-          upCh.on('data', this.touch);
-          ch.pipe(upCh).pipe(ch);
+      void definitionFound
+        .then(() => this.forward(ok, no, info))
+        .catch((error: unknown) => {
+          this.log.warn({ err: error }, 'gateway forward failed');
+          no();
         });
-      });
     });
     this.client.on('request', (ok, no) => no?.());
   }
 
   private readonly upstreamChannels = new Set<ssh2.ClientChannel>();
+  /** The connection's forwarded channels (ssh -L) while they are open. */
+  private readonly forwards = new Set<ForwardedChannel>();
+  private forwardCount = 0;
+
+  /**
+   * One `ssh -L` channel. Allowed only when the policy admits the user for 'forward' (a definition
+   * for this host that admits them allows port forwarding), only to the host itself (127.0.0.1,
+   * localhost or its name) and only to a port its agent whitelists: the bytes go through the
+   * agent to 127.0.0.1:port on the host, never through sshd. A refusal reaches the client as
+   * "open failed" and is audited; an opened forward is audited and written into the recording.
+   */
+  private async forward(
+    accept: () => ServerChannel | undefined,
+    reject: () => void,
+    info: ssh2.TcpipRequestInfo,
+  ): Promise<void> {
+    const user = this.user;
+    const asked = `${info.destIP}:${info.destPort}`;
+    const audit = (outcome: 'success' | 'denied' | 'failure', detail: Record<string, unknown>, target?: string) =>
+      this.s.repositories.audit.append({
+        actorId: user?.id ?? null,
+        actor: user?.email ?? null,
+        action: outcome === 'success' ? 'gateway.forward.open' : 'gateway.forward.refused',
+        target: target ?? `${this.host}:${info.destPort}`,
+        outcome,
+        source: this.source,
+        detail: { host: this.host, destination: asked, ...detail },
+      });
+    if (!user || this.ending) return reject();
+    // The policy audits its own denials (no definition, or none that allows forwarding).
+    const definition = await this.s.policy.admit(user, this.host, 'forward', { source: this.source });
+    if (!definition) return reject();
+    const problem = forwardDestinationProblem(info.destIP, definition.hostname);
+    if (problem) {
+      reject();
+      await audit('denied', { reason: problem });
+      return;
+    }
+    const target = forwardTarget(definition.hostname, info.destPort);
+    let stream;
+    try {
+      // The hub refuses a port outside the host's whitelist (and the agent checks it again).
+      stream = await this.s.hub.openStream(definition.agentId, info.destPort);
+    } catch (error) {
+      reject();
+      await audit('denied', { reason: (error as Error).message }, target);
+      return;
+    }
+    let recording: LiveRecording | undefined;
+    try {
+      let settings;
+      [recording, settings] = await Promise.all([this.startRecording(undefined, definition), this.s.settings.get()]);
+      this.idleMinutesRead(settings.idle_timeout_minutes);
+      await this.s.repositories.recordings.addForward(recording.id, target);
+    } catch (error) {
+      stream.destroy();
+      throw error;
+    }
+    const channel = this.ending ? undefined : accept();
+    if (!channel) {
+      stream.destroy(); // the connection ended (or the client went away) while the forward opened
+      return;
+    }
+    this.forwardCount += 1;
+    const forward = new ForwardedChannel(
+      channel,
+      stream,
+      recording.recorder,
+      `#${this.forwardCount} to ${target}`,
+      this.touch,
+      (f) => this.forwards.delete(f),
+    );
+    this.forwards.add(forward);
+    await audit('success', { recording: recording.id }, target);
+  }
 
   private async findDefinition(): Promise<void> {
     const user = this.user;
@@ -150,8 +221,9 @@ export class GatewayConnection implements IdleCandidate {
     return this.upstream;
   }
 
-  private startRecording(pty: Pty | undefined): Promise<LiveRecording> {
-    const { definition, user } = this;
+  /** The connection's one recording, started by its first session or forward (under the definition that admitted it). */
+  private startRecording(pty: Pty | undefined, definition = this.definition): Promise<LiveRecording> {
+    const { user } = this;
     if (!definition || !user) return Promise.reject(new Error('not admitted'));
     this.recording ??= this.s.recordings
       .start({
@@ -237,6 +309,8 @@ export class GatewayConnection implements IdleCandidate {
       else channel.exit(0);
       channel.close();
     }
+    // Forwarded channels close with the session (and note their totals before the recording ends).
+    for (const forward of this.forwards) forward.terminate();
     setTimeout(() => this.client.end(), 50);
     void this.upstream?.then((up) => up.end()).catch(() => undefined);
     const recording = await this.recording?.catch(() => undefined);
