@@ -105,7 +105,15 @@ export const changePassword = defineRoute({
 
 /** An endpoint that needs fresh authorization when single-use limiting is on (spec §3). */
 export const LimitedEndpoint = z
-  .object({ method: z.string(), path: z.string().describe('Regular expression over the path') })
+  .object({
+    method: z.string(),
+    path: z
+      .string()
+      .describe(
+        'Regular expression matched against the route catalogue: the path templates GET /api/openapi.json lists, ' +
+          'such as /api/role/{name}; it selects routes, whatever URL encoding a request uses',
+      ),
+  })
   .meta({ id: 'LimitedEndpoint' });
 
 /** A limited endpoint as an administrator enters it: the method and a regular expression that compiles. */
@@ -163,7 +171,9 @@ export const saveSecurity = defineRoute({
   tag: 'auth',
   summary:
     'Change the security settings. Needs fresh authentication: a one-shot token or a token issued in the last ' +
-    `${FRESH_TOKEN_SECONDS / 60} minutes (POST /api/auth/authorize). A path that is not a valid regular expression gets a 400.`,
+    `${FRESH_TOKEN_SECONDS / 60} minutes (POST /api/auth/authorize). A limited endpoint gets a 400 saying why when its path is not a valid regular ` +
+    'expression, could backtrack super-linearly (nested repetition), takes too long to match the route catalogue, ' +
+    'or selects no route of the catalogue (GET /api/openapi.json).',
   access: { kind: 'permissions', anyOf: ['manage-settings'] },
   fresh: true,
   body: z.strictObject({
