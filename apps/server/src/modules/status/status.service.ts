@@ -6,7 +6,7 @@ import type { Pod } from '@gatehouse/contracts';
 import type { z } from 'zod';
 import type { Database } from '../../db/client.js';
 import { HttpError } from '../../http/errors.js';
-import type { LogBook } from '../../lib/logger.js';
+import { type LogBook, scrubSecrets } from '../../lib/logger.js';
 import type { AgentHub } from '../../realtime/agent-hub.js';
 import type { KubernetesClient } from './kubernetes.js';
 
@@ -139,7 +139,8 @@ export class StatusService {
       if (!pod) throw new HttpError(404, `There is no Gatehouse pod ${name} in this namespace.`);
       let logs: string[];
       try {
-        logs = await this.kube.logs(name, limit);
+        // Another process wrote these: scrubbed like our own log lines before anyone reads them here.
+        logs = (await this.kube.logs(name, limit)).map(scrubSecrets);
       } catch (error) {
         throw new HttpError(502, `The pod's log could not be read: ${(error as Error).message}`);
       }
