@@ -87,6 +87,22 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         .catch((err: unknown) => services.log.warn({ err }, 'agent audit entry not written'));
     },
   );
+  // An agent that reports another host name than the one it enrolled with: ignored, and audited.
+  services.hub.on(
+    'hostname-ignored',
+    (event: { agentId: string; hostname: string; reported: string; source: string | null }) => {
+      services.repositories.audit
+        .append({
+          actor: `agent:${event.hostname}`,
+          action: 'agent.hostname_ignored',
+          target: event.agentId,
+          outcome: 'denied',
+          source: event.source,
+          detail: { reported: event.reported },
+        })
+        .catch((err: unknown) => services.log.warn({ err }, 'agent audit entry not written'));
+    },
+  );
   const detachTunnels = attachTunnelEndpoint(app.server, services, services.log);
   const sockets = await attachConsoleSockets(app.server, {
     auth: services.auth,

@@ -37,7 +37,10 @@ export async function seedInfrastructure(s: Services): Promise<string[]> {
   const missing = HOSTS.filter(([hostname]) => !known.has(hostname));
   if (missing.length > 0) {
     // A key made for the enrolment and deleted after it, as an administrator would.
-    const key = await s.apiKeys.create('alice.martin@demo.gatehouse.test', 'Demo fleet enrolment', []);
+    const key = await s.apiKeys.create('alice.martin@demo.gatehouse.test', 'Demo fleet enrolment', {
+      hours: 1,
+      uses: missing.length,
+    });
     for (const [hostname, os] of missing) {
       known.set(hostname, (await s.agents.register({ key: key.key, hostname, os, version: '2.0.0' }, 'demo')).id);
     }
@@ -47,8 +50,8 @@ export async function seedInfrastructure(s: Services): Promise<string[]> {
     `Demo hosts: ${HOSTS.map((h) => h[0]).join(', ')} (enrolled, no agent runs for them: they show disconnected).`,
   );
   if ((await s.apiKeys.list()).keys.length === 0) {
-    await s.apiKeys.create('alice.martin@demo.gatehouse.test', 'Linux servers', []);
-    await s.apiKeys.create('alice.martin@demo.gatehouse.test', 'Windows desktops', []);
+    await s.apiKeys.create('alice.martin@demo.gatehouse.test', 'Linux servers', { hours: 168, uses: 20 });
+    await s.apiKeys.create('alice.martin@demo.gatehouse.test', 'Windows desktops', { hours: 24, uses: 1 });
   }
   const web = known.get('web-01.prod');
   const win = known.get('win-desktop-07');

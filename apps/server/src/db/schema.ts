@@ -178,14 +178,15 @@ export const apiKeys = pgTable('api_keys', {
     .primaryKey()
     .default(sql`gen_random_uuid()`),
   description: text('description').notNull(),
-  permissions: text('permissions')
-    .array()
-    .notNull()
-    .default(sql`'{}'`),
   keyHash: text('key_hash').notNull().unique(),
   createdAt: createdAt(),
   createdBy: text('created_by'),
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+  /** After this instant the key enrols nothing (migration 0014). */
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  /** Agents it may enrol in all, and how many more (taken one by one in a single UPDATE). */
+  uses: integer('uses').notNull(),
+  usesLeft: integer('uses_left').notNull(),
 });
 
 /** SSH public keys users register for the gateway. */

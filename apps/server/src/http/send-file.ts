@@ -27,6 +27,22 @@ export function parseRange(header: string | undefined, size: number): { start: n
 }
 
 /**
+ * `attachment` with a file name that is always a valid header (RFC 6266): an ASCII fallback with
+ * anything but letters, digits, dot, hyphen and underscore replaced, and the exact name as
+ * filename*=UTF-8'' percent-encoding (RFC 8187). No byte of the name can end the header.
+ */
+export function contentDisposition(name: string): string {
+  const fallback = name.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 200) || 'download';
+  let encoded: string;
+  try {
+    encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  } catch {
+    encoded = fallback; // a lone surrogate cannot be encoded: the fallback says enough
+  }
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
+}
+
+/**
  * Sends a file, or the range asked for, with Accept-Ranges, Content-Range and 206. `size` may be
  * less than the file's length (a live recording is served up to its last complete chunk).
  */
@@ -43,7 +59,7 @@ export function sendFile(
     throw error;
   }
   reply.header('accept-ranges', 'bytes').type(file.type);
-  if (file.downloadName) reply.header('content-disposition', `attachment; filename="${file.downloadName}"`);
+  if (file.downloadName) reply.header('content-disposition', contentDisposition(file.downloadName));
   if (file.size === 0) return reply.header('content-length', 0).send('');
   const { start, end } = range ?? { start: 0, end: file.size - 1 };
   if (range) reply.status(206).header('content-range', `bytes ${start}-${end}/${file.size}`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -30,7 +31,10 @@ export class AgentHub extends EventEmitter {
     private readonly log: FastifyBaseLogger,
   ) {
     super();
-    this.timer = setInterval(() => void this.beat(), AGENT_PING_MS);
+    this.timer = setInterval(
+      () => void this.beat().catch((error: unknown) => this.log.error({ err: error }, 'agent heartbeat failed')),
+      AGENT_PING_MS,
+    );
     this.timer.unref();
   }
 
@@ -55,9 +59,17 @@ export class AgentHub extends EventEmitter {
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.sessions.get(id)?.ws.close(4000, 'replaced by a newer connection');
       const session = new AgentSession(id, ws, request.socket.remoteAddress ?? null, this.log, {
-        onHello: (s) => void this.hello(s),
+        onHello: (s) =>
+          void this.hello(s).catch((error: unknown) => {
+            // A database error here ends this agent's connection, not the server; it reconnects.
+            this.log.error({ err: error, agent: s.agentId }, 'agent hello failed; closing its connection');
+            s.ws.close(1011, 'the server could not record the connection');
+          }),
         onConfigApplied: (s, config) => this.emit('config-applied', s.agentId, config),
-        onClose: (s) => void this.closed(s),
+        onClose: (s) =>
+          void this.closed(s).catch((error: unknown) =>
+            this.log.error({ err: error, agent: s.agentId }, 'agent disconnection bookkeeping failed'),
+          ),
       });
       this.sessions.set(id, session);
     });
@@ -66,7 +78,29 @@ export class AgentHub extends EventEmitter {
   private async hello(session: AgentSession): Promise<void> {
     if (!session.hello) return;
     await this.agents.markConnected(session.agentId, session.hello);
-    const stored = (await this.agents.find(session.agentId))?.config as HostConfig | null | undefined;
+    const agent = await this.agents.find(session.agentId);
+    if (!agent) {
+      session.ws.close(4001, 'deleted in the console');
+      return;
+    }
+    // The host name was fixed at enrolment (issue 14): a different one in the hello is ignored,
+    // logged and audited by its length and digest only, never its raw (possibly hostile) bytes.
+    const reported = session.hello.hostname;
+    if (reported.toLowerCase() !== agent.hostname) {
+      const described = describeReportedName(reported);
+      this.log.warn(
+        { agent: session.agentId, hostname: agent.hostname, reported: described },
+        'agent reported another host name; ignored',
+      );
+      this.emit('hostname-ignored', {
+        agentId: session.agentId,
+        hostname: agent.hostname,
+        reported: described,
+        source: session.source,
+      });
+    }
+    session.hello.hostname = agent.hostname;
+    const stored = agent.config as HostConfig | null | undefined;
     session.send({ t: 'config', config: stored ?? defaultHostConfig(session.hello.os) });
     this.log.info({ agent: session.agentId, hostname: session.hello.hostname }, 'agent connected');
     this.emit('connection', {
@@ -186,3 +220,8 @@ function refuse(socket: Duplex, status: number, message: string): void {
     `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Service Unavailable'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
+/** A name an agent reported, described without its bytes: its length and a digest to compare. */
+export function describeReportedName(name: string): string {
+  return `${name.length} characters, sha256 ${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
+}
+

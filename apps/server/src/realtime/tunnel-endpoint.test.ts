@@ -52,7 +52,7 @@ describe.each(DATABASES)('rdp, generic and agent tunnels on %s', (kind) => {
     await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
     const servicePort = (service.address() as net.AddressInfo).port;
     const key = (
-      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 't' } })
+      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 't', uses: 2 } })
     ).body.key;
     agents.push(
       startAgent({ server: server.url, key, hostname: 'db-01' }),

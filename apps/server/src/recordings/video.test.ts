@@ -84,7 +84,10 @@ describe.each(DATABASES)('RDP session video on %s', (kind) => {
     await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r));
     const echoPort = (echo.address() as net.AddressInfo).port;
     const key = (
-      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'video' } })
+      await server.call<{ key: string }>('POST', '/api/apikey', {
+        token: admin,
+        body: { description: 'video', uses: 2 },
+      })
     ).body.key;
     desk = startAgent({
       server: server.url,

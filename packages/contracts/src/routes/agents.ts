@@ -58,6 +58,25 @@ export function defaultHostConfig(os: number): HostConfig {
   };
 }
 
+const HOST_NAME_RULE =
+  'hostname must be a DNS-like name: letters, digits and hyphens in labels of 1 to 63 characters, joined by dots, ' +
+  'at most 253 characters in all, no hyphen at the start or end of a label (start the agent with --hostname to choose one)';
+
+/**
+ * A host's name, fixed when its agent enrols (issue 14): DNS-like, stored lowercased. Names reach
+ * file names, headers, terminals and the console, so nothing else gets in.
+ */
+export const HostName = z
+  .string({ error: 'hostname is required' })
+  .trim()
+  .min(1, 'hostname is required')
+  .max(253, HOST_NAME_RULE)
+  .regex(
+    /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+    HOST_NAME_RULE,
+  )
+  .transform((name) => name.toLowerCase());
+
 /** An enrolled host. */
 export const Agent = z
   .object({
@@ -130,12 +149,7 @@ export const registerAgent = defineRoute({
   access: { kind: 'public' },
   body: z.strictObject({
     key: z.string({ error: 'The registration key is required' }).min(1, 'The registration key is required').max(200),
-    hostname: z
-      .string()
-      .trim()
-      .min(1, 'hostname is required')
-      .max(253)
-      .regex(/^[^\p{Cc}\s]+$/u, 'hostname must not contain spaces or control characters'),
+    hostname: HostName,
     os: AgentOs,
     version: z.string().max(50),
   }),

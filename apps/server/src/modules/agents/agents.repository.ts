@@ -65,11 +65,14 @@ export class AgentsRepository {
     await this.db.update(agents).set({ config }).where(eq(agents.id, id));
   }
 
-  /** Marks an agent connected now, with what it reports of itself. */
-  async markConnected(id: string, hello: { hostname: string; os: number; version: string }): Promise<void> {
+  /**
+   * Marks an agent connected now, with the OS and version it reports. Its host name is not among
+   * them: that was fixed at enrolment and the agent cannot change it.
+   */
+  async markConnected(id: string, hello: { os: number; version: string }): Promise<void> {
     await this.db
       .update(agents)
-      .set({ ...hello, connected: true, lastSeenAt: sql`now()` })
+      .set({ os: hello.os, version: hello.version, connected: true, lastSeenAt: sql`now()` })
       .where(eq(agents.id, id));
   }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Agent, HostConfig, defaultHostConfig } from '@gatehouse/contracts';
+import { type Agent, HostConfig, HostName, defaultHostConfig } from '@gatehouse/contracts';
 import type { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import type { AgentHub } from '../../realtime/agent-hub.js';
@@ -79,24 +79,38 @@ export class AgentsService {
     const attempts = await this.guard.hit(`register:addr:${source}`, 60);
     if (attempts.count > this.ratePerMinute)
       throw new HttpError(429, 'Too many registrations from your address. Try again in a minute.');
-    const key = await this.keys.findByHash(hashToken(input.key));
+    // The name is fixed here, once (the hello cannot change it): DNS-like, lowercased.
+    const hostname = HostName.safeParse(input.hostname);
+    if (!hostname.success) throw new HttpError(400, hostname.error.issues[0]?.message ?? 'hostname is not valid');
+    const keyHash = hashToken(input.key);
+    // One use is taken atomically before anything else; expired, used-up and unknown keys take none.
+    const key = await this.keys.consume(keyHash);
     if (!key) {
+      const known = await this.keys.findByHash(keyHash);
+      if (!known) {
+        throw new HttpError(
+          401,
+          'The registration key is not valid: it is wrong or was deleted. Generate a new one in the console (Keys).',
+        );
+      }
       throw new HttpError(
         401,
-        'The registration key is not valid: it is wrong or was deleted. Generate a new one in the console (Keys).',
+        known.usesLeft <= 0
+          ? `The registration key "${known.description}" has enrolled all the agents it may (${known.uses}). Generate a new key in the console (Keys).`
+          : `The registration key "${known.description}" expired at ${known.expiresAt.toISOString()}. Generate a new key in the console (Keys).`,
       );
     }
     const limit = await this.license.agentLimit();
     if (limit !== undefined && (await this.agents.counts()).total >= limit) {
+      await this.keys.giveBack(key.uuid);
       throw new HttpError(
         403,
         `The licence allows ${limit} agents and all are enrolled. Delete a host you no longer use, or install a licence for more.`,
       );
     }
-    await this.keys.touch(key.uuid);
     const credential = `gha_${randomBytes(32).toString('base64url')}`;
     const id = await this.agents.create({
-      hostname: input.hostname,
+      hostname: hostname.data,
       os: input.os,
       version: input.version,
       credentialHash: hashToken(credential),

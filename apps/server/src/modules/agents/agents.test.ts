@@ -11,7 +11,7 @@ describe.each(DATABASES)('agent list and host config on %s', (kind) => {
     server = await startTestServer(kind);
     admin = await server.login();
     const key = (
-      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'k' } })
+      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'k', uses: 5 } })
     ).body.key;
     // Registration through the API, as an agent does it (the process tests cover the CLI).
     for (const [hostname, os] of [
@@ -32,7 +32,7 @@ describe.each(DATABASES)('agent list and host config on %s', (kind) => {
     const res = await server.call<{
       agents: { hostname: string; connected: boolean; config: Record<string, unknown> }[];
     }>('GET', '/api/agent', { token: admin });
-    expect(res.body.agents.map((a) => a.hostname)).toEqual(['alpha', 'Beta', 'win-01']);
+    expect(res.body.agents.map((a) => a.hostname)).toEqual(['alpha', 'beta', 'win-01']);
     expect(res.body.agents.every((a) => !a.connected)).toBe(true);
     expect(res.body.agents[2]?.config).toEqual({
       loglevel: 'ERROR',

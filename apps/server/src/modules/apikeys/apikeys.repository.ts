@@ -1,4 +1,4 @@
-import { count, desc, eq } from 'drizzle-orm';
+import { and, count, desc, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { apiKeys } from '../../db/schema.js';
 
@@ -12,18 +12,30 @@ export class ApiKeysRepository {
       .select({
         uuid: apiKeys.uuid,
         description: apiKeys.description,
-        permissions: apiKeys.permissions,
         createdAt: apiKeys.createdAt,
         createdBy: apiKeys.createdBy,
         lastUsedAt: apiKeys.lastUsedAt,
+        expiresAt: apiKeys.expiresAt,
+        uses: apiKeys.uses,
+        usesLeft: apiKeys.usesLeft,
       })
       .from(apiKeys)
       .orderBy(desc(apiKeys.createdAt));
   }
 
   /** Stores a new key's hash and answers its row. */
-  async create(input: { description: string; permissions: string[]; keyHash: string; createdBy: string }) {
-    const [row] = await this.db.insert(apiKeys).values(input).returning();
+  async create(input: { description: string; keyHash: string; createdBy: string; hours: number; uses: number }) {
+    const [row] = await this.db
+      .insert(apiKeys)
+      .values({
+        description: input.description,
+        keyHash: input.keyHash,
+        createdBy: input.createdBy,
+        expiresAt: sql`now() + make_interval(hours => ${input.hours})`,
+        uses: input.uses,
+        usesLeft: input.uses,
+      })
+      .returning();
     if (!row) throw new Error('insert returned no row');
     return row;
   }
@@ -38,9 +50,25 @@ export class ApiKeysRepository {
     return (await this.db.select().from(apiKeys).where(eq(apiKeys.keyHash, keyHash)).limit(1))[0];
   }
 
-  /** Records that a key was just used. */
-  async touch(uuid: string): Promise<void> {
-    await this.db.update(apiKeys).set({ lastUsedAt: new Date() }).where(eq(apiKeys.uuid, uuid));
+  /**
+   * Takes one use of the key with this hash, if it is unexpired and has one left: one UPDATE, so
+   * concurrent enrolments on any number of instances never take more uses than the key has.
+   */
+  async consume(keyHash: string): Promise<{ uuid: string } | undefined> {
+    const [row] = await this.db
+      .update(apiKeys)
+      .set({ usesLeft: sql`${apiKeys.usesLeft} - 1`, lastUsedAt: sql`now()` })
+      .where(and(eq(apiKeys.keyHash, keyHash), gt(apiKeys.usesLeft, 0), sql`${apiKeys.expiresAt} > now()`))
+      .returning({ uuid: apiKeys.uuid });
+    return row;
+  }
+
+  /** Gives back a use taken by an enrolment that then failed (licence full). */
+  async giveBack(uuid: string): Promise<void> {
+    await this.db
+      .update(apiKeys)
+      .set({ usesLeft: sql`least(${apiKeys.usesLeft} + 1, ${apiKeys.uses})` })
+      .where(eq(apiKeys.uuid, uuid));
   }
 
   /** How many keys exist. */

@@ -6,7 +6,10 @@ export function apiKeyHandlers(s: Services): Pick<Handlers, 'listApiKeys' | 'cre
   return {
     listApiKeys: () => s.apiKeys.list(),
     createApiKey: async ({ principal, body, request }) => {
-      const created = await s.apiKeys.create(principal.email, body.description, body.permissions ?? []);
+      const created = await s.apiKeys.create(principal.email, body.description, {
+        hours: body.expires_in_hours,
+        uses: body.uses,
+      });
       request.auditNote.target = created.uuid;
       return created;
     },

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { REGISTRATION_KEY_LIMITS } from '@gatehouse/contracts';
 import { HttpError } from '../../http/errors.js';
 import { hashToken } from '../auth/tokens.js';
 import type { ApiKeysRepository } from './apikeys.repository.js';
@@ -9,10 +10,12 @@ function toKey(row: KeyRow) {
   return {
     uuid: row.uuid,
     description: row.description,
-    permissions: row.permissions,
     created: row.createdAt.toISOString(),
     created_by: row.createdBy,
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    expires_at: row.expiresAt.toISOString(),
+    uses: row.uses,
+    uses_left: row.usesLeft,
   };
 }
 
@@ -25,14 +28,22 @@ export class ApiKeysService {
     return { keys: (await this.keys.list()).map(toKey) };
   }
 
-  /** Generates a key; its secret is in this answer only. */
-  async create(createdBy: string, description: string, permissions: string[]) {
+  /** Generates a key that enrols at most `uses` agents within `hours`; its secret is in this answer only. */
+  async create(
+    createdBy: string,
+    description: string,
+    limits: { hours: number; uses: number } = {
+      hours: REGISTRATION_KEY_LIMITS.defaultHours,
+      uses: REGISTRATION_KEY_LIMITS.defaultUses,
+    },
+  ) {
     const key = `ghk_${randomBytes(32).toString('base64url')}`;
     const row = await this.keys.create({
       description,
-      permissions,
       keyHash: hashToken(key),
       createdBy,
+      hours: limits.hours,
+      uses: limits.uses,
     });
     return { ...toKey(row), key, message: 'Registration key created. Copy it now: it is not shown again.' };
   }

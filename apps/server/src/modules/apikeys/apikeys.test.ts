@@ -6,8 +6,10 @@ type Created = {
   uuid: string;
   key: string;
   description: string;
-  permissions: string[];
   created: string;
+  uses: number;
+  uses_left: number;
+  expires_at: string;
   message: string;
 };
 
@@ -24,11 +26,12 @@ describe.each(DATABASES)('registration keys on %s', (kind) => {
   it('answers the secret once, stores only its hash, and lists the key without it', async () => {
     const res = await server.call<Created>('POST', '/api/apikey', {
       token: admin,
-      body: { description: 'Linux fleet', permissions: 'list-host' },
+      body: { description: 'Linux fleet', uses: 3, expires_in_hours: 48 },
     });
     expect(res.status).toBe(201);
     expect(res.body.key).toMatch(/^ghk_[A-Za-z0-9_-]{43}$/);
-    expect(res.body.permissions).toEqual(['list-host']);
+    expect(res.body).toMatchObject({ uses: 3, uses_left: 3 });
+    expect(Date.parse(res.body.expires_at) - Date.parse(res.body.created)).toBeCloseTo(48 * 3_600_000, -4);
     const rows = await server.services.database.query<{ key_hash: string }>('SELECT key_hash FROM api_keys');
     expect(rows[0]?.key_hash).toBe(createHash('sha256').update(res.body.key).digest('hex'));
     const list = await server.call<{ keys: Record<string, unknown>[] }>('GET', '/api/apikey', { token: admin });
@@ -37,7 +40,10 @@ describe.each(DATABASES)('registration keys on %s', (kind) => {
       uuid: res.body.uuid,
       description: 'Linux fleet',
       created_by: 'admin@example.test',
+      uses: 3,
+      uses_left: 3,
     });
+    expect(list.body.keys[0]).not.toHaveProperty('permissions');
     expect(JSON.stringify(list.body)).not.toContain(res.body.key);
   });
 

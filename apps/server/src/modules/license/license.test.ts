@@ -89,7 +89,7 @@ describe.each(DATABASES)('licence on %s', (kind) => {
     });
     expect(res.body.license.expires).toBe(expires.toISOString());
     const key = (
-      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'k' } })
+      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'k', uses: 5 } })
     ).body.key;
     const register = (hostname: string) =>
       server.call('POST', '/api/agent/register', { body: { key, hostname, os: 1, version: '2.0.0' } });

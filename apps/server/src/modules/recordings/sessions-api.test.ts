@@ -36,7 +36,7 @@ describe.each(DATABASES)('sessions API on %s', (kind) => {
     server = await startTestServer(kind);
     admin = await server.login();
     const key = (
-      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'k' } })
+      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'k', uses: 5 } })
     ).body.key;
     const register = async (hostname: string) =>
       (

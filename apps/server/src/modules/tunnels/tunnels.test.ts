@@ -23,7 +23,7 @@ describe.each(DATABASES)('tunnel definitions on %s', (kind) => {
     server = await startTestServer(kind);
     admin = await server.login();
     const key = (
-      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'k' } })
+      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'k', uses: 5 } })
     ).body.key;
     host = (
       await server.call<{ id: string }>('POST', '/api/agent/register', {
