@@ -214,14 +214,14 @@ export class AgentHub extends EventEmitter {
   }
 }
 
+/** A name an agent reported, described without its bytes: its length and a digest to compare. */
+export function describeReportedName(name: string): string {
+  return `${name.length} characters, sha256 ${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
+}
+
 function refuse(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({ statusCode: status, message });
   socket.end(
     `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Service Unavailable'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }
-/** A name an agent reported, described without its bytes: its length and a digest to compare. */
-export function describeReportedName(name: string): string {
-  return `${name.length} characters, sha256 ${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
-}
-

@@ -9,8 +9,8 @@ import { sql as sso } from './0008-sso.js';
 import { sql as recordingForwards } from './0011-recording-forwards.js';
 import { sql as mailOutbox } from './0012-mail-outbox.js';
 import { sql as accountTrust } from './0013-account-trust.js';
-
 import { sql as agentTrust } from './0014-agent-trust.js';
+
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0001-init', sql: init },
@@ -24,5 +24,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0011-recording-forwards', sql: recordingForwards },
   { id: '0012-mail-outbox', sql: mailOutbox },
   { id: '0013-account-trust', sql: accountTrust },
-];
   { id: '0014-agent-trust', sql: agentTrust },
+];
