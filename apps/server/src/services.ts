@@ -23,6 +23,7 @@ import { KubernetesClient, type KubernetesTarget, kubernetesTarget } from './mod
 import { StatusService } from './modules/status/status.service.js';
 import { LdapService } from './modules/sso/ldap.service.js';
 import { ExternalAccounts } from './modules/sso/external-accounts.js';
+import { ExternalGrantsRepository } from './modules/sso/external-grants.repository.js';
 import { OidcService } from './modules/sso/oidc.service.js';
 import { SamlService } from './modules/sso/saml.service.js';
 import { SsoConfigService } from './modules/sso/sso-config.service.js';
@@ -42,6 +43,7 @@ import { SshKeysService } from './modules/ssh-keys/ssh-keys.service.js';
 import { TunnelsRepository } from './modules/tunnels/tunnels.repository.js';
 import { TunnelsService } from './modules/tunnels/tunnels.service.js';
 import { PasswordResetService } from './modules/users/password-reset.service.js';
+import { EmailVerificationsRepository } from './modules/users/email-verifications.repository.js';
 import { ResetTokensRepository } from './modules/users/reset-tokens.repository.js';
 import { UsersAdminRepository } from './modules/users/users-admin.repository.js';
 import { UsersAdminService } from './modules/users/users-admin.service.js';
@@ -95,7 +97,9 @@ export function createServices(database: Database, options: ServiceOptions) {
     options.log.child({ component: 'api' }).warn(message),
   );
   const settings = new SettingsService(settingsRepository, box);
-  const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute);
+  const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute, () =>
+    ssoConfig.authType(),
+  );
   const usersService = new UsersService(users, roles);
   const mail = new MailService(settings, new OutboxRepository(db), box, options.log.child({ component: 'api' }));
   const gatewayKeys = new GatewayKeys(settingsRepository, box, options.dataDir);
@@ -113,7 +117,9 @@ export function createServices(database: Database, options: ServiceOptions) {
     box,
     async () => (await settings.get()).public_url || options.defaultPublicUrl,
   );
-  const externalAccounts = new ExternalAccounts(users, roles, groups);
+  const externalAccounts = new ExternalAccounts(users, new ExternalGrantsRepository(db), () =>
+    ssoConfig.adminGroups(),
+  );
   const oidc = new OidcService(ssoConfig);
   const saml = new SamlService(ssoConfig, options.log.child({ component: 'api' }));
   const ssoFlowsRepository = new SsoFlowsRepository(db);
@@ -182,6 +188,7 @@ export function createServices(database: Database, options: ServiceOptions) {
       users,
       usersService,
       resetTokens: new ResetTokensRepository(db),
+      verifications: new EmailVerificationsRepository(db),
       tokens,
       guard,
       settings,

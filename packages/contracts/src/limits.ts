@@ -14,6 +14,14 @@ export const MAX_EMAIL_LENGTH = 254;
 /** Failed sign-ins before an account is locked, and for how long. */
 export const LOCKOUT_THRESHOLD = 5;
 export const LOCKOUT_MINUTES = 15;
+/**
+ * With a directory or single sign-on as the sign-in method, a non-administrator's SSH public keys
+ * work on the gateway only this many hours after their last successful sign-in through it, so an
+ * account closed at the directory or identity provider stops reaching hosts within that time.
+ */
+export const SSO_SSH_KEY_HOURS = 12;
+/** How long a sign-up's email verification link works. */
+export const EMAIL_VERIFICATION_HOURS = 24;
 
 /** Default lifetime of a session token in seconds (effectiveTokenMaxAge). */
 export const DEFAULT_TOKEN_MAX_AGE_SECONDS = 12 * 60 * 60;

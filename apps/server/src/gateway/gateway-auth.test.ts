@@ -21,7 +21,7 @@ describe('gateway login checks', () => {
     const token = await server.login('yuki@example.test', 'yuki-password');
     await server.call('POST', '/api/user/me/ssh-keys', { token, body: { name: 'k', public_key: key.publicKey } });
     const r = server.services.repositories;
-    auth = new GatewayAuth(r.users, r.sshKeys, r.guard, (local) => r.usersAdmin.findByLocalPart(local));
+    auth = new GatewayAuth(r.users, r.sshKeys, server.services.auth, (local) => r.usersAdmin.findByLocalPart(local));
   });
   afterAll(async () => server.stop());
 
@@ -41,24 +41,34 @@ describe('gateway login checks', () => {
   });
 
   it('answers a public-key probe without a signature but authenticates nobody', async () => {
-    expect(await auth.check(publickey({}), 'yuki@example.test')).toEqual({ ok: false, probe: true });
+    expect(await auth.check(publickey({}), 'yuki@example.test', '127.0.0.1')).toEqual({ ok: false, probe: true });
   });
 
   it('accepts a key only once its signature verifies', async () => {
     if (privateKey instanceof Error) throw privateKey;
     const blob = Buffer.from('session-id-and-request-data');
     const good = privateKey.sign(blob);
-    const outcome = await auth.check(publickey({ blob, signature: good }), 'yuki@example.test');
+    const outcome = await auth.check(publickey({ blob, signature: good }), 'yuki@example.test', '127.0.0.1');
     expect(outcome.ok).toBe(true);
     const forged = Buffer.from(good);
     forged[0] = forged[0]! ^ 0xff;
-    expect(await auth.check(publickey({ blob, signature: forged }), 'yuki@example.test')).toEqual({ ok: false });
+    expect(await auth.check(publickey({ blob, signature: forged }), 'yuki@example.test', '127.0.0.1')).toEqual({
+      ok: false,
+    });
   });
 
   it('finds a user by the local part of the email, and checks passwords with the lockout', async () => {
-    const ok = await auth.check({ method: 'password', password: 'yuki-password' } as unknown as AuthContext, 'yuki');
+    const ok = await auth.check(
+      { method: 'password', password: 'yuki-password' } as unknown as AuthContext,
+      'yuki',
+      '127.0.0.1',
+    );
     expect(ok.ok).toBe(true);
-    const bad = await auth.check({ method: 'password', password: 'nope' } as unknown as AuthContext, 'yuki');
+    const bad = await auth.check(
+      { method: 'password', password: 'nope' } as unknown as AuthContext,
+      'yuki',
+      '127.0.0.1',
+    );
     expect(bad).toEqual({ ok: false });
   });
 });

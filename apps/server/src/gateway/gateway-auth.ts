@@ -1,8 +1,8 @@
-import { LOCKOUT_MINUTES, LOCKOUT_THRESHOLD } from '@gatehouse/contracts';
+import { ADMIN_ROLE, SSO_SSH_KEY_HOURS } from '@gatehouse/contracts';
 import ssh2 from 'ssh2';
 import type { AuthContext } from 'ssh2';
+import type { AuthService } from '../modules/auth/auth.service.js';
 import { verifyAgainstNothing, verifyPassword } from '../modules/auth/passwords.js';
-import type { LoginGuardRepository } from '../modules/auth/login-guard.repository.js';
 import { fingerprintOf } from '../modules/ssh-keys/public-key.js';
 import type { SshKeysRepository } from '../modules/ssh-keys/ssh-keys.repository.js';
 import type { UserRow, UsersRepository } from '../modules/users/users.repository.js';
@@ -19,36 +19,60 @@ export type AuthOutcome =
   { ok: true; user: UserRow; method: 'password' | 'publickey' } | { ok: false; probe?: boolean };
 
 /**
- * Checks a gateway login. Passwords go through the same lockout as the console; a public key
- * counts only once its signature verifies: a probe without a signature is answered (so the client
- * signs) but authenticates nobody. Unknown users and wrong passwords look the same.
+ * Checks a gateway login. Passwords and signed public-key attempts go through the console's
+ * per-address limit and email lockout (AuthService.guardSignIn), and wrong passwords count toward
+ * the lockout; a public key counts only once its signature verifies: a probe without a signature is
+ * answered (so the client signs) but authenticates nobody. Unknown users and wrong passwords look
+ * the same. Unverified sign-ups authenticate nowhere. While a directory or single sign-on is the
+ * sign-in method, a non-administrator's password never works here, and their keys work only within
+ * SSO_SSH_KEY_HOURS of their last successful sign-in through it (so an account closed at the
+ * directory or identity provider stops reaching hosts).
  */
 export class GatewayAuth {
   constructor(
     private readonly users: UsersRepository,
     private readonly keys: SshKeysRepository,
-    private readonly guard: LoginGuardRepository,
+    private readonly auth: AuthService,
     private readonly findByLocalPart: (local: string) => Promise<UserRow | undefined>,
   ) {}
+
+  /** The limits and lockout shared with the console; false when they refuse the attempt. */
+  private async admitted(emailKey: string, source: string): Promise<boolean> {
+    try {
+      await this.auth.guardSignIn(emailKey, source);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** With SSO on, a non-administrator's key works only within SSO_SSH_KEY_HOURS of their last SSO sign-in. */
+  private async keyAllowed(user: UserRow): Promise<boolean> {
+    if (!user.emailVerified) return false;
+    if ((await this.auth.method()) === 1) return true;
+    if ((await this.users.rolesOf(user.id)).some((r) => r.name === ADMIN_ROLE)) return true;
+    const last = user.lastExternalSignInAt?.getTime();
+    return last !== undefined && Date.now() - last < SSO_SSH_KEY_HOURS * 3600_000;
+  }
 
   private async resolveUser(name: string): Promise<UserRow | undefined> {
     return name.includes('@') ? this.users.findByEmail(name) : this.findByLocalPart(name);
   }
 
   /** Decides one authentication request. */
-  async check(ctx: AuthContext, name: string): Promise<AuthOutcome> {
+  async check(ctx: AuthContext, name: string, source: string): Promise<AuthOutcome> {
     if (ctx.method === 'password') {
       const user = await this.resolveUser(name);
       const emailKey = user?.email ?? name;
-      if (await this.guard.lockedUntil(emailKey)) return { ok: false };
+      if (!(await this.admitted(emailKey, source))) return { ok: false };
       const good = user?.passwordHash
         ? await verifyPassword(user.passwordHash, ctx.password)
         : await verifyAgainstNothing(ctx.password);
-      if (!user || !good) {
-        await this.guard.recordFailure(emailKey, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
+      if (!user || !good || !(await this.auth.passwordAllowed(user))) {
+        await this.auth.failedSignIn(emailKey);
         return { ok: false };
       }
-      await this.guard.clearFailures(emailKey);
+      await this.auth.succeededSignIn(emailKey);
       return { ok: true, user, method: 'password' };
     }
     if (ctx.method === 'publickey') {
@@ -58,8 +82,10 @@ export class GatewayAuth {
       const registered = (await this.keys.listFor(user.id)).find((k) => k.fingerprint === fingerprint);
       if (!registered) return { ok: false };
       if (!ctx.signature || !ctx.blob) return { ok: false, probe: true };
+      if (!(await this.admitted(user.email, source))) return { ok: false };
       const key = ssh2.utils.parseKey(ctx.key.data);
       if (key instanceof Error || !key.verify(ctx.blob, ctx.signature, ctx.hashAlgo)) return { ok: false };
+      if (!(await this.keyAllowed(user))) return { ok: false };
       await this.keys.touch(registered.id);
       return { ok: true, user, method: 'publickey' };
     }

@@ -24,7 +24,7 @@ export class SshGateway {
   async listen(port: number, host: string): Promise<number> {
     const { hostKey } = await this.services.gatewayKeys.keys();
     const s = this.services;
-    const auth = new GatewayAuth(s.repositories.users, s.repositories.sshKeys, s.repositories.guard, (local) =>
+    const auth = new GatewayAuth(s.repositories.users, s.repositories.sshKeys, s.auth, (local) =>
       s.repositories.usersAdmin.findByLocalPart(local),
     );
     const idle = new IdleSweep(s.settings, () => this.connections, this.log);
@@ -37,7 +37,7 @@ export class SshGateway {
       client.on('authentication', (ctx) => {
         const parsed = parseGatewayUsername(ctx.username);
         if (!parsed) return ctx.reject(['password', 'publickey']);
-        auth.check(ctx, parsed.user).then(
+        auth.check(ctx, parsed.user, info.ip).then(
           async (outcome) => {
             if (outcome.ok) {
               connection.authenticated(outcome.user, parsed.host, outcome.method);

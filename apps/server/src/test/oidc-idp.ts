@@ -7,7 +7,8 @@ export interface OidcAccount {
   email: string;
   name: string;
   groups: string[];
-  email_verified?: boolean;
+  /** Defaults to true; null leaves the claim out altogether. */
+  email_verified?: boolean | null;
 }
 
 /** A real OpenID provider (oidc-provider from npm) on loopback, with its development sign-in pages. */
@@ -72,7 +73,7 @@ export async function startOidcIdp(
         claims: () => ({
           sub: id,
           email: account.email,
-          email_verified: account.email_verified ?? true,
+          ...(account.email_verified === null ? {} : { email_verified: account.email_verified ?? true }),
           name: account.name,
           groups: account.groups,
         }),

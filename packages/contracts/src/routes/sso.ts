@@ -94,6 +94,13 @@ export const AuthConfig = z
     ldap_config: LdapConfig,
     oidc_config: OidcConfig,
     saml_config: SamlConfig,
+    admin_groups: z
+      .array(z.string())
+      .describe(
+        'Directory or identity-provider groups that give the admin role. Only these do: a provider group merely ' +
+          'named admin gives nothing, and an account holding admin is signed in through the provider only when it ' +
+          'sends one of these groups.',
+      ),
     callback_urls: z
       .object({ oidc_redirect_uri: z.string(), saml_acs_url: z.string(), saml_metadata_url: z.string() })
       .describe('Read-only: the addresses to register at the identity provider'),
@@ -208,6 +215,12 @@ export const saveSsoConfig = defineRoute({
       })
       .optional(),
     saml_config: SamlInput.optional(),
+    admin_groups: z
+      .array(Text('admin_groups', 200).min(1, 'An admin group name cannot be empty'), {
+        error: 'admin_groups must be a list of group names',
+      })
+      .max(50, 'At most 50 admin groups')
+      .optional(),
   }),
   response: z.object({ message: z.string(), config: AuthConfig }),
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { MAX_PASSWORD_LENGTH } from '../limits.js';
 import { MessageBody, defineRoute } from '../route.js';
-import { SignedInUser } from './auth.js';
 import { DisplayName, Email, ListQuery, NewPassword, Timestamp } from './common.js';
 import { RoleSummary } from './auth.js';
 
@@ -145,12 +144,32 @@ export const signUp = defineRoute({
   method: 'POST',
   path: '/api/users',
   tag: 'users',
-  summary: 'Self sign-up, when the general settings allow it. New users hold the role user and are signed in.',
+  summary:
+    'Self sign-up, when the general settings allow it. The account is created unverified (role user) and a ' +
+    'one-time link is mailed to the address; until it is opened the account cannot sign in anywhere.',
   access: { kind: 'public' },
   body: z.object({ email: Email, name: DisplayName.min(1, 'Name is required'), password: NewPassword }),
   status: 201,
-  response: z.object({ token: z.string(), response: z.object({ user: SignedInUser }) }),
+  response: z.object({ message: z.string(), email: z.string() }),
   errors: { 403: 'Sign-up is turned off', 409: 'The email is already registered' },
+});
+
+export const verifyEmail = defineRoute({
+  id: 'user.verify-email',
+  method: 'POST',
+  path: '/api/user/verify-email',
+  tag: 'users',
+  summary:
+    'Open a sign-up’s verification link: the token works once, within its lifetime; then the account can sign in.',
+  access: { kind: 'public' },
+  body: z.strictObject({
+    token: z
+      .string({ error: 'The verification token is missing' })
+      .min(1, 'The verification token is missing')
+      .max(200),
+  }),
+  response: MessageBody,
+  errors: { 400: 'Invalid, used or expired link' },
 });
 
 /** A registered SSH public key of a user. */

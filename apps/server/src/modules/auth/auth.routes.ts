@@ -1,6 +1,5 @@
-import { ADMIN_ROLE, effectivePermissions } from '@gatehouse/contracts';
+import { effectivePermissions } from '@gatehouse/contracts';
 import type { Handlers } from '../../http/bind-routes.js';
-import { HttpError } from '../../http/errors.js';
 import type { SecurityService } from '../settings/security.service.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
 import type { AuthService } from './auth.service.js';
@@ -10,21 +9,15 @@ type AuthHandlers = Pick<
   'login' | 'logout' | 'me' | 'changePassword' | 'security' | 'saveSecurity' | 'authorize' | 'ssoProvider'
 >;
 
-const SSO_ONLY = 'This organisation signs in through its directory or single sign-on: use that sign-in.';
-
 /** Handlers of the sign-in calls. */
 export function authHandlers(auth: AuthService, security: SecurityService, settings: SettingsRepository): AuthHandlers {
   return {
     login: async ({ body, request }) => {
       request.auditNote.actor = body.email.toLowerCase();
-      const user = await auth.login(body.email, body.password, request.ip);
       // With a directory or single sign-on configured, passwords remain only for administrators
-      // (break-glass, the console's force-standard-login).
-      const stored = (await settings.get('auth')) as { auth_type?: unknown } | undefined;
-      if (stored?.auth_type !== undefined && stored.auth_type !== 1 && !user.roles.some((r) => r.name === ADMIN_ROLE)) {
-        await auth.logout(user.authentication_token);
-        throw new HttpError(401, SSO_ONLY, [SSO_ONLY]);
-      }
+      // (break-glass, the console's force-standard-login); AuthService.login refuses the others
+      // with the one sign-in refusal, after checking the password, so nothing tells them apart.
+      const user = await auth.login(body.email, body.password, request.ip);
       return { response: { user } };
     },
     logout: async ({ token, principal }) => {
@@ -39,10 +32,10 @@ export function authHandlers(auth: AuthService, security: SecurityService, setti
         effectivePermissions: effectivePermissions(principal.roles),
       },
     }),
-    changePassword: async ({ principal, body }) => auth.changePassword(principal, body),
+    changePassword: async ({ principal, body, request }) => auth.changePassword(principal, body, request.ip),
     security: async () => security.get(),
     saveSecurity: ({ body }) => security.save(body),
-    authorize: ({ principal, body }) => auth.authorize(principal, body.password),
+    authorize: ({ principal, body, request }) => auth.authorize(principal, body.password, request.ip),
     ssoProvider: async () => {
       const stored = (await settings.get('auth')) as { auth_type?: unknown } | undefined;
       const authType = stored?.auth_type;

@@ -1,4 +1,5 @@
 import {
+  ADMIN_ROLE,
   LOCKOUT_MINUTES,
   LOCKOUT_THRESHOLD,
   MIN_PASSWORD_LENGTH,
@@ -14,8 +15,15 @@ import { type Principal, toPrincipal } from './principal.js';
 import { hashToken, newToken } from './tokens.js';
 import type { TokensRepository } from './tokens.repository.js';
 
-/** The one answer to every wrong email or password: it never says which was wrong. */
-export const BAD_CREDENTIALS = 'Invalid email or password.';
+/**
+ * The one answer to every refused sign-in, whatever the reason (unknown account, wrong password,
+ * locked email, an unverified sign-up, a password of a non-administrator while single sign-on is
+ * the method): it never says which, so it tells an attacker nothing; it says what to do in each case.
+ */
+export const BAD_CREDENTIALS =
+  'Invalid email or password. If you have just signed up, open the link in the mail we sent you first; ' +
+  'if your organisation signs in through single sign-on or a directory, use that sign-in; after ' +
+  `${LOCKOUT_THRESHOLD} failed sign-ins the email is locked for ${LOCKOUT_MINUTES} minutes.`;
 
 /** Sign-in, tokens and password changes. */
 export class AuthService {
@@ -25,13 +33,43 @@ export class AuthService {
     private readonly guard: LoginGuardRepository,
     private readonly security: SecurityService,
     private readonly loginRatePerMinute: number,
+    /** The configured sign-in method (1 password, 2 SAML, 3 OIDC, 4 directory). */
+    private readonly signInMethod: () => Promise<1 | 2 | 3 | 4> = () => Promise.resolve(1),
   ) {}
 
   /**
-   * Refuses a sign-in attempt before any password is checked: too many from the address, or the
-   * email locked after repeated failures (password, directory and gateway sign-ins alike).
+   * Refuses a sign-in attempt before any password is checked: too many from the address (429),
+   * or the email locked after repeated failures (the one sign-in refusal). Password, directory and
+   * gateway sign-ins alike.
    */
   async guardSignIn(email: string, source: string): Promise<void> {
+    await this.limitAddress(source);
+    if (await this.guard.lockedUntil(email)) throw new HttpError(401, BAD_CREDENTIALS, [BAD_CREDENTIALS]);
+  }
+
+  /**
+   * Guards a check of a signed-in user's current password (password change, re-authorization):
+   * the same per-address limit and email lockout as sign-in; here the user may be told it is locked.
+   */
+  private async guardCurrentPassword(email: string, source: string): Promise<void> {
+    await this.limitAddress(source);
+    const locked = await this.guard.lockedUntil(email);
+    if (locked) {
+      const minutes = Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 60_000));
+      const text = `Too many wrong passwords. Try again in ${minutes} minutes.`;
+      throw new HttpError(429, text, [text], { 'retry-after': String(minutes * 60) });
+    }
+  }
+
+  /** A wrong current password counts toward the email's lockout like a failed sign-in. */
+  private async wrongCurrentPassword(email: string, text: string, status: number): Promise<HttpError> {
+    const nowLocked = await this.guard.recordFailure(email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
+    const message = nowLocked ? `Too many wrong passwords. Try again in ${LOCKOUT_MINUTES} minutes.` : text;
+    return new HttpError(nowLocked ? 429 : status, message, [message]);
+  }
+
+  /** Counts one attempt from the address; too many in a minute answer 429 (sign-ins and password checks). */
+  private async limitAddress(source: string): Promise<void> {
     const perAddress = await this.guard.hit(`login:addr:${source}`, 60);
     if (perAddress.count > this.loginRatePerMinute) {
       const wait = Math.max(1, 60 - Math.floor((Date.now() - perAddress.windowStart.getTime()) / 1000));
@@ -42,21 +80,28 @@ export class AuthService {
         { 'retry-after': String(wait) },
       );
     }
-    const locked = await this.guard.lockedUntil(email);
-    if (locked) {
-      const minutes = Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 60_000));
-      const text = `Too many failed sign-ins for this email and password. Try again in ${minutes} minutes.`;
-      throw new HttpError(429, text, [text], { 'retry-after': String(minutes * 60) });
-    }
   }
 
-  /** Counts a failed sign-in and answers the error to throw (it never says which part was wrong). */
+  /** Counts a failed sign-in and answers the error to throw: always the one refusal, 401. */
   async failedSignIn(email: string): Promise<HttpError> {
-    const nowLocked = await this.guard.recordFailure(email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
-    const text = nowLocked
-      ? `Too many failed sign-ins for this email and password. Try again in ${LOCKOUT_MINUTES} minutes.`
-      : BAD_CREDENTIALS;
-    return new HttpError(nowLocked ? 429 : 401, text, [text]);
+    await this.guard.recordFailure(email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
+    return new HttpError(401, BAD_CREDENTIALS, [BAD_CREDENTIALS]);
+  }
+
+  /**
+   * Whether a user who proved their password may use it: their email is verified, and while a
+   * directory or single sign-on is the sign-in method, only administrators keep passwords
+   * (break-glass). Used by the console sign-in and the SSH gateway.
+   */
+  async passwordAllowed(user: { id: string; emailVerified: boolean }): Promise<boolean> {
+    if (!user.emailVerified) return false;
+    if ((await this.signInMethod()) === 1) return true;
+    return (await this.users.rolesOf(user.id)).some((r) => r.name === ADMIN_ROLE);
+  }
+
+  /** The configured sign-in method (1 password, 2 SAML, 3 OIDC, 4 directory). */
+  method(): Promise<1 | 2 | 3 | 4> {
+    return this.signInMethod();
   }
 
   /** A successful sign-in clears the email's failures. */
@@ -72,7 +117,7 @@ export class AuthService {
     const ok = user?.passwordHash
       ? await verifyPassword(user.passwordHash, password)
       : await verifyAgainstNothing(password);
-    if (!user || !ok) throw await this.failedSignIn(email);
+    if (!user || !ok || !(await this.passwordAllowed(user))) throw await this.failedSignIn(email);
     await this.succeededSignIn(email);
     return this.issueToken(user);
   }
@@ -113,9 +158,28 @@ export class AuthService {
     return toPrincipal(found.user, roles, tokenHash, found.expiresAt, { kind: found.kind, issuedAt: found.createdAt });
   }
 
+  /**
+   * The caller behind a token that holds a connection open (console socket, tunnel): only session
+   * tokens. A one-shot authorization answers exactly one HTTP call, so it opens no socket (it would
+   * otherwise be used without being used up, or be used up by a socket instead of the call it was for).
+   */
+  async authenticateConnection(token: string): Promise<{ principal: Principal } | { refused: string }> {
+    const principal = await this.authenticate(token);
+    if (!principal) return { refused: 'Your session has expired or was signed out. Sign in again.' };
+    if (principal.tokenKind !== 'session')
+      return { refused: 'A one-shot authorization opens no connection: use your session token.' };
+    return { principal };
+  }
+
+  /** Told each token hash this instance revokes, so live connections it opened close at once (realtime/live-rights). */
+  onRevoked: (tokenHash: string) => void = () => undefined;
+
   /** Revokes a token; unknown tokens are ignored. */
   async logout(token: string | undefined): Promise<void> {
-    if (token) await this.tokens.delete(hashToken(token));
+    if (!token) return;
+    const tokenHash = hashToken(token);
+    await this.tokens.delete(tokenHash);
+    this.onRevoked(tokenHash);
   }
 
   /**
@@ -123,16 +187,11 @@ export class AuthService {
    * single-use on they get a one-shot token for one call; otherwise a new session token that
    * replaces (and revokes) the one they called with, fresh for the next few minutes.
    */
-  async authorize(principal: Principal, password: string) {
-    const locked = await this.guard.lockedUntil(principal.email);
-    if (locked) {
-      const minutes = Math.max(1, Math.ceil((locked.getTime() - Date.now()) / 60_000));
-      throw new HttpError(429, `Too many wrong passwords. Try again in ${minutes} minutes.`);
-    }
+  async authorize(principal: Principal, password: string, source: string) {
+    await this.guardCurrentPassword(principal.email, source);
     const user = await this.users.findByEmail(principal.email);
     if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, password))) {
-      await this.guard.recordFailure(principal.email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
-      throw new HttpError(401, 'The password is not correct.');
+      throw await this.wrongCurrentPassword(principal.email, 'The password is not correct.', 401);
     }
     await this.guard.clearFailures(principal.email);
     return this.grantReauthorization(user.id, principal.tokenKind === 'session' ? principal.tokenHash : null);
@@ -152,7 +211,10 @@ export class AuthService {
     }
     const expiresAt = new Date(Date.now() + security.effectiveTokenMaxAge * 1000);
     await this.tokens.insert(hashToken(token), userId, expiresAt);
-    if (replaces) await this.tokens.delete(replaces);
+    if (replaces) {
+      await this.tokens.delete(replaces);
+      this.onRevoked(replaces);
+    }
     return { token, kind: 'session' as const, expires_at: expiresAt.toISOString() };
   }
 
@@ -160,6 +222,7 @@ export class AuthService {
   async changePassword(
     principal: Principal,
     body: { password: string; new_password: string; new_password_confirm: string },
+    source: string,
   ) {
     const errors: string[] = [];
     if (body.password.length === 0) errors.push('Your password is required in order to change this');
@@ -168,11 +231,12 @@ export class AuthService {
     }
     if (body.new_password !== body.new_password_confirm) errors.push('Passwords do not match');
     if (errors.length > 0) throw new HttpError(400, errors[0] ?? 'Invalid password', errors);
+    await this.guardCurrentPassword(principal.email, source);
     const user = await this.users.findByEmail(principal.email);
     if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, body.password))) {
-      const text = 'Your current password is not correct';
-      throw new HttpError(400, text, [text]);
+      throw await this.wrongCurrentPassword(principal.email, 'Your current password is not correct', 400);
     }
+    await this.guard.clearFailures(principal.email);
     if (body.password === body.new_password) {
       const text = 'The new password must differ from the current one';
       throw new HttpError(400, text, [text]);

@@ -142,8 +142,15 @@ export class OidcService {
         401,
         'The identity provider did not give an email address: allow the email scope for Gatehouse there.',
       );
-    if (profile.email_verified === false)
-      throw new HttpError(401, `The identity provider says ${email} is not verified: verify it there first.`);
+    // Only an address the provider vouches for: a missing email_verified is refused like false, since
+    // an account here would otherwise go to whoever typed that address at the provider.
+    if (profile.email_verified !== true && profile.email_verified !== 'true')
+      throw new HttpError(
+        401,
+        profile.email_verified === undefined
+          ? `The identity provider did not say that ${email} is verified (email_verified): have it send that claim, with the address verified there.`
+          : `The identity provider says ${email} is not verified: verify it there first.`,
+      );
     const name = typeof profile.name === 'string' ? profile.name : null;
     return { email, name, groups: [...stringList(profile.groups), ...stringList(profile.roles)] };
   }

@@ -39,6 +39,8 @@ interface Stored {
   /** As sent (deep-merged), without sp.privateKey, which is kept sealed beside it. */
   saml_config?: Record<string, unknown>;
   saml_private_key_sealed?: string;
+  /** Provider groups the administrator mapped to the admin role (issue 14: nothing else gives it). */
+  admin_groups?: string[];
 }
 
 /** OpenID Connect settings with the client secret opened, for signing in. */
@@ -152,6 +154,7 @@ export class SsoConfigService {
         well_known_url: o.well_known_url ?? '',
       },
       saml_config: await this.samlAnswer(s),
+      admin_groups: s.admin_groups ?? [],
       callback_urls: callbackUrls(await this.baseUrl()),
     };
   }
@@ -166,6 +169,11 @@ export class SsoConfigService {
     if (!merged.sp.assertionConsumerService.url)
       merged.sp.assertionConsumerService.url = defaults.sp.assertionConsumerService.url;
     return { ...merged, sp: { ...merged.sp, privateKey_set: Boolean(s.saml_private_key_sealed) } };
+  }
+
+  /** The provider groups the administrator mapped to the admin role, compared case-insensitively. */
+  async adminGroups(): Promise<string[]> {
+    return ((await this.stored()).admin_groups ?? []).map((g) => g.toLowerCase());
   }
 
   /** The SAML settings with the SP's signing key opened. */
@@ -228,6 +236,7 @@ export class SsoConfigService {
       next.saml_config = deepMerge(s.saml_config ?? {}, { ...rest, ...(sp ? { sp: spRest } : {}) });
       if (privateKey) next.saml_private_key_sealed = this.box.seal(privateKey);
     }
+    if (body.admin_groups) next.admin_groups = [...new Set(body.admin_groups)];
     await this.settings.put(KEY, next);
     return { message: 'Configuration saved.', config: await this.get() };
   }

@@ -107,22 +107,23 @@ describe.each(DATABASES)('sign-up and general settings on %s', (kind) => {
     expect(pub.body).toEqual({ signin_banner: '', allow_signup: false });
   });
 
-  it('once allowed, creates a user with the role user and signs them in', async () => {
+  it('once allowed, creates an unverified user with the role user and mails them a link instead of signing in', async () => {
     const saved = await server.call<{ message: string; allow_signup: boolean }>('POST', '/api/settings', {
       token: admin,
       body: { allow_signup: true },
     });
     expect(saved.body).toMatchObject({ message: 'Configuration saved.', allow_signup: true });
-    const res = await server.call<{ token: string; response: { user: { roles: { name: string }[] } } }>(
-      'POST',
-      '/api/users',
-      {
-        body: { email: 'sam@example.test', name: 'Sam Lee', password: 'sam-password' },
-      },
-    );
+    const res = await server.call<{ message: string; email: string }>('POST', '/api/users', {
+      body: { email: 'sam@example.test', name: 'Sam Lee', password: 'sam-password' },
+    });
     expect(res.status).toBe(201);
-    expect(res.body.response.user.roles.map((r) => r.name)).toEqual(['user']);
-    expect((await server.call('GET', '/api/user/me', { token: res.body.token })).status).toBe(200);
+    expect(res.body).toEqual({
+      message: 'Check your email at sam@example.test: open the link we sent to confirm your address, then sign in.',
+      email: 'sam@example.test',
+    });
+    const sam = await server.services.repositories.users.findByEmail('sam@example.test');
+    expect(sam?.emailVerified).toBe(false);
+    expect((await server.services.repositories.users.rolesOf(sam?.id ?? '')).map((r) => r.name)).toEqual(['user']);
     expect((await signUp('sam@example.test')).status).toBe(409);
   });
 

@@ -33,11 +33,19 @@ export class UsersRepository {
   }
 
   /** Creates a user holding the given roles, in one transaction. */
-  async create(input: { email: string; name: string | null; passwordHash: string | null }, roleNames: string[]) {
+  async create(
+    input: { email: string; name: string | null; passwordHash: string | null; emailVerified?: boolean },
+    roleNames: string[],
+  ) {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(users)
-        .values({ email: input.email.toLowerCase(), name: input.name, passwordHash: input.passwordHash })
+        .values({
+          email: input.email.toLowerCase(),
+          name: input.name,
+          passwordHash: input.passwordHash,
+          emailVerified: input.emailVerified ?? true,
+        })
         .returning();
       if (!row) throw new Error('insert returned no row');
       if (roleNames.length > 0) {

@@ -13,6 +13,7 @@ type UserHandlers = Pick<
   | 'forgotPassword'
   | 'resetPassword'
   | 'signUp'
+  | 'verifyEmail'
   | 'listSshKeys'
   | 'addSshKey'
   | 'deleteSshKey'
@@ -33,7 +34,7 @@ export function userHandlers(s: Services): UserHandlers {
       return s.usersAdmin.removeRole(principal, params.email, params.role);
     },
     userReach: ({ principal, params }) => s.usersAdmin.reach(principal, params.email),
-    resetUserPassword: ({ params }) => s.passwords.resetOther(params.email),
+    resetUserPassword: ({ principal, params }) => s.passwords.resetOther(principal, params.email),
     forgotPassword: ({ body, request }) => {
       request.auditNote.actor = body.email;
       return s.passwords.forgot(body.email, request.ip);
@@ -43,6 +44,7 @@ export function userHandlers(s: Services): UserHandlers {
       request.auditNote.actor = body.email;
       return s.passwords.signUp(body);
     },
+    verifyEmail: ({ body }) => s.passwords.verifyEmail(body.token),
     listSshKeys: ({ principal }) => s.sshKeys.list(principal),
     addSshKey: ({ principal, body }) => s.sshKeys.add(principal, body.name, body.public_key),
     deleteSshKey: ({ principal, params }) => s.sshKeys.delete(principal, params.id),
