@@ -38,6 +38,7 @@ export const API = {
   forgotPassword: { name: 'forgotPassword', method: 'POST', path: '/api/user/forgot-password' },
   resetPassword: { name: 'resetPassword', method: 'POST', path: '/api/user/reset-password' },
   signUp: { name: 'signUp', method: 'POST', path: '/api/users' },
+  verifyEmail: { name: 'verifyEmail', method: 'POST', path: '/api/user/verify-email' },
   listSshKeys: { name: 'listSshKeys', method: 'GET', path: '/api/user/me/ssh-keys' },
   addSshKey: { name: 'addSshKey', method: 'POST', path: '/api/user/me/ssh-keys' },
   deleteSshKey: { name: 'deleteSshKey', method: 'DELETE', path: '/api/user/me/ssh-keys/{id}' },

@@ -51,6 +51,7 @@ export const MOCK_ROUTES = {
   forgotPassword: { name: 'forgotPassword', method: 'POST', path: '/api/user/forgot-password', access: pub },
   resetPassword: { name: 'resetPassword', method: 'POST', path: '/api/user/reset-password', access: pub },
   signUp: { name: 'signUp', method: 'POST', path: '/api/users', access: pub },
+  verifyEmail: { name: 'verifyEmail', method: 'POST', path: '/api/user/verify-email', access: pub },
   listSshKeys: { name: 'listSshKeys', method: 'GET', path: '/api/user/me/ssh-keys', access: auth },
   addSshKey: { name: 'addSshKey', method: 'POST', path: '/api/user/me/ssh-keys', access: auth },
   deleteSshKey: { name: 'deleteSshKey', method: 'DELETE', path: '/api/user/me/ssh-keys/{id}', access: auth },

@@ -16,6 +16,7 @@ const AUTH_PATHS = [
   '/signup',
   '/signout',
   '/confirm-signup',
+  '/verify-email',
   '/reset-password',
   '/forget-password',
   '/ssoauth',

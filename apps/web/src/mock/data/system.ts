@@ -97,6 +97,7 @@ export function generateAuthConfig(): Answer<'getSsoConfig'> {
       ldap_group_object_filter: '(&(objectClass=groupOfNames)(member={dn}))',
     },
     oidc_config: { client_id: '', client_secret_set: false, scope: 'openid email profile', well_known_url: '' },
+    admin_groups: [],
     saml_config: {
       strict: true,
       debug: false,

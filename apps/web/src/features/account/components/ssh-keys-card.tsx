@@ -1,3 +1,4 @@
+import { SSO_SSH_KEY_HOURS } from '@gatehouse/contracts';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import Box from '@mui/material/Box';
@@ -56,6 +57,9 @@ export function SshKeysCard({ email }: { email: string }) {
         >
           {command}
         </Box>
+      </Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
+        {t('account.keys.ssoNote', { hours: SSO_SSH_KEY_HOURS })}
       </Typography>
       {keys.isError ? <LoadFailed error={keys.error} onRetry={() => void keys.refetch()} /> : null}
       {keys.isPending ? <Skeleton variant="rounded" height={96} /> : null}

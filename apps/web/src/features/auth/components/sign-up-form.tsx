@@ -1,12 +1,15 @@
 import { MIN_PASSWORD_LENGTH } from '@gatehouse/contracts';
+import MarkEmailReadOutlined from '@mui/icons-material/MarkEmailReadOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { PasswordField } from '../../../components/password-field';
 import { errorText } from '../../../lib/api-error';
 import { useSignUp } from '../api/sign-up';
@@ -16,8 +19,9 @@ import { validateSignUp } from '../validation';
 type Field = keyof Form;
 
 /**
- * Email, name and password (POST api/users). On success the user is signed in and the route
- * guard takes them to their start page, as after a login.
+ * Email, name and password (POST api/users). On success nobody is signed in: the account stays
+ * unverified until the link mailed to the address is opened, so the form gives way to a
+ * "check your mail" screen.
  */
 export function SignUpForm() {
   const { t } = useTranslation();
@@ -45,6 +49,24 @@ export function SignUpForm() {
     if (Object.keys(errors).length > 0) return;
     signUp.mutate({ email: form.email.trim(), name: form.name.trim(), password: form.password });
   };
+
+  if (signUp.isSuccess) {
+    return (
+      <Stack spacing={3} sx={{ alignItems: 'center', textAlign: 'center', py: 1 }} role="status">
+        <MarkEmailReadOutlined sx={{ fontSize: 44, color: 'primary.main' }} aria-hidden />
+        <Typography variant="h6" component="p">
+          {t('authFlows.signUp.checkMailTitle')}
+        </Typography>
+        <Typography>{t('authFlows.signUp.checkMail', { email: signUp.data.email })}</Typography>
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('authFlows.signUp.checkMailHint')}
+        </Typography>
+        <Button component={RouterLink} to="/signin" variant="outlined">
+          {t('common.backToSignIn')}
+        </Button>
+      </Stack>
+    );
+  }
 
   return (
     <Box component="form" noValidate onSubmit={submit} aria-label={t('authFlows.signUp.formLabel')}>

@@ -1,31 +1,23 @@
 // @vitest-environment happy-dom
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n';
 import { getSession, signOut } from '../../../lib/session';
 import { SignUpPage } from './sign-up-page';
 
-const NEW_USER = {
-  authentication_token: 'new-token',
+const SIGNED_UP = {
+  message: 'Check your email at new@example.test: open the link we sent to confirm your address, then sign in.',
   email: 'new@example.test',
-  name: 'New Person',
-  roles: [{ name: 'user', permissions: [] }],
-  effectivePermissions: [],
-  expires_at: '2030-01-01T00:00:00Z',
 };
 
-/** Answers api/settings/public with the flag, and api/users with a signed-in user. */
+/** Answers api/settings/public with the flag, and api/users as the server does (nobody signed in). */
 function renderPage(allowSignup: boolean) {
   const fetch = vi.fn((url: string, _init?: RequestInit) =>
     Promise.resolve(
       new Response(
-        JSON.stringify(
-          url === 'api/settings/public'
-            ? { signin_banner: '', allow_signup: allowSignup }
-            : { token: 'new-token', response: { user: NEW_USER } },
-        ),
+        JSON.stringify(url === 'api/settings/public' ? { signin_banner: '', allow_signup: allowSignup } : SIGNED_UP),
         { status: url === 'api/users' ? 201 : 200 },
       ),
     ),
@@ -56,7 +48,7 @@ describe('SignUpPage', () => {
     expect(screen.queryByRole('button', { name: 'Create account' })).toBeNull();
   });
 
-  it('asks for a name and signs the new user in as a login would', async () => {
+  it('asks for a name, signs nobody in, and says to open the mailed link', async () => {
     const fetch = renderPage(true);
     await screen.findByRole('button', { name: 'Create account' });
     type(/^Email/, 'new@example.test');
@@ -65,8 +57,9 @@ describe('SignUpPage', () => {
     expect(screen.getByText('Please enter your name!')).toBeTruthy();
     type(/^Name/, 'New Person');
     fireEvent.click(screen.getByRole('button', { name: 'Create account' }));
-    await waitFor(() => expect(getSession().token).toBe('new-token'));
-    expect(getSession().user).toMatchObject({ email: 'new@example.test', username: 'new@example.test' });
+    expect(await screen.findByText('Check your mail')).toBeTruthy();
+    expect(screen.getByText(/We sent a link to new@example\.test/)).toBeTruthy();
+    expect(getSession().token).toBeFalsy();
     const call = fetch.mock.calls.find(([url]) => url === 'api/users')!;
     expect(JSON.parse(call[1]!.body as string)).toEqual({
       email: 'new@example.test',

@@ -3,7 +3,9 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
+import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
+import { SSO_SSH_KEY_HOURS } from '@gatehouse/contracts';
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -145,6 +147,28 @@ export function SsoConfigForm({
           })}
         </Alert>
       ) : null}
+
+      <Alert severity="info" variant="outlined" sx={{ mt: 2 }}>
+        {t('settings.sso.gatewayNote', { hours: SSO_SSH_KEY_HOURS })}
+      </Alert>
+
+      <Divider sx={{ my: 3 }} />
+      <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+        {t('settings.sso.adminGroups.heading')}
+      </Typography>
+      <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5, mb: 2 }}>
+        {t('settings.sso.adminGroups.helper')}
+      </Typography>
+      <TextField
+        label={t('settings.sso.adminGroups.label')}
+        value={form.adminGroups}
+        onChange={(event) => update((current) => ({ ...current, adminGroups: event.target.value }))}
+        helperText={t('settings.sso.adminGroups.hint')}
+        placeholder="gatehouse-admins"
+        fullWidth
+        multiline
+        minRows={1}
+      />
 
       <Divider sx={{ my: 3 }} />
       <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>

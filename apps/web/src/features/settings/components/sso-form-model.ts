@@ -99,6 +99,20 @@ export interface SsoForm {
   ldap: LdapForm;
   oidc: OidcForm;
   saml: SamlForm;
+  /** Provider groups that give the admin role, as typed (comma or line separated). */
+  adminGroups: string;
+}
+
+/** The admin-mapped groups typed in the form, as a list (blank entries and repeats dropped). */
+export function parseAdminGroups(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((group) => group.trim())
+        .filter(Boolean),
+    ),
+  ];
 }
 
 /** The form for the stored configuration; secrets start empty (kept). */
@@ -106,6 +120,7 @@ export function toSsoForm(config: AuthConfig): SsoForm {
   const { ldap_config: l, oidc_config: o, saml_config: s } = config;
   return {
     authType: config.auth_type,
+    adminGroups: config.admin_groups.join(', '),
     ldap: {
       host: l.ldap_host,
       useSsl: l.ldap_use_ssl,
@@ -233,7 +248,10 @@ export function toSsoBody(form: SsoForm, initial: SsoForm): SsoConfigBody {
       organization: { name: s.orgName, displayname: s.orgDisplayName, url: s.orgUrl?.trim() },
     },
   };
-  return compact(body) ?? {};
+  const out = compact(body) ?? {};
+  // A list, possibly empty (to clear it): kept out of compact, which drops empty values.
+  if (form.adminGroups !== initial.adminGroups) out.admin_groups = parseAdminGroups(form.adminGroups);
+  return out;
 }
 
 /**

@@ -12,6 +12,7 @@ const POST = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST';
 /** Directory sign-in is on, with a stored bind password; OIDC is prepared without a secret; SAML has a key. */
 const CONFIG: AuthConfig = {
   auth_type: 4,
+  admin_groups: ['gatehouse-admins'],
   ldap_config: {
     ldap_host: 'ldap.example.com:636',
     ldap_bind_user: 'cn=gatehouse,dc=example,dc=com',
