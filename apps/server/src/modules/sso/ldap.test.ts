@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { Attribute, Change, Client } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
 import { SLAPD, type Slapd, startSlapd } from '../../test/slapd.js';
@@ -38,6 +39,12 @@ describe.skipIf(!fs.existsSync(SLAPD)).each(DATABASES)('directory sign-in agains
         `dn: cn=ops,ou=groups,${slapd.baseDn}`,
         'objectClass: groupOfNames',
         'cn: ops',
+        `member: uid=dana,ou=people,${slapd.baseDn}`,
+        '',
+        // A directory group merely named admin: it must give nothing (issue 14).
+        `dn: cn=admin,ou=groups,${slapd.baseDn}`,
+        'objectClass: groupOfNames',
+        'cn: admin',
         `member: uid=dana,ou=people,${slapd.baseDn}`,
         '',
       ].join('\n'),
@@ -125,8 +132,39 @@ describe.skipIf(!fs.existsSync(SLAPD)).each(DATABASES)('directory sign-in agains
     const local = await server.call('POST', '/api/login?include_auth_token', {
       body: { email: 'local@example.test', password: 'local-password' },
     });
+    // Refused with the one sign-in refusal (which says to use the directory), so it tells nothing more.
     expect(local.status).toBe(401);
-    expect(JSON.stringify(local.body)).toMatch(/directory or single sign-on/);
+    expect(JSON.stringify(local.body)).toMatch(/single sign-on or a directory, use that sign-in/);
     expect((await server.login()).length).toBeGreaterThan(20);
+  });
+
+  it('a directory group named admin does not give the admin role', async () => {
+    const res = await ldapLogin('dana@example.test', 'dana-directory-password');
+    expect(res.status).toBe(200);
+    expect(res.body.response.user.roles.map((r) => r.name)).not.toContain('admin');
+  });
+
+  it('a group the directory stops sending is removed', async () => {
+    const local = await server.services.repositories.users.findByEmail('dana@example.test');
+    expect(await server.services.repositories.groups.memberships(local?.id ?? '')).toContain('ops');
+    const directory = new Client({ url: slapd.url });
+    try {
+      await directory.bind(slapd.adminDn, slapd.adminPassword);
+      for (const group of ['ops', 'auditor'])
+        await directory.modify(
+          `cn=${group},ou=groups,${slapd.baseDn}`,
+          // groupOfNames needs a member: Eli takes Dana's place.
+          new Change({
+            operation: 'replace',
+            modification: new Attribute({ type: 'member', values: [`uid=eli,ou=people,${slapd.baseDn}`] }),
+          }),
+        );
+    } finally {
+      await directory.unbind();
+    }
+    const res = await ldapLogin('dana@example.test', 'dana-directory-password');
+    expect(res.status).toBe(200);
+    expect(res.body.response.user.roles.map((r) => r.name)).toEqual(['user']);
+    expect(await server.services.repositories.groups.memberships(local?.id ?? '')).not.toContain('ops');
   });
 });

@@ -11,6 +11,7 @@ import {
   TestSamlIdp,
   makeKeyPair,
 } from '../../test/saml-idp.js';
+import { ADMIN_NOT_MAPPED } from './external-accounts.js';
 import { SamlService } from './saml.service.js';
 
 type SsoToken = {
@@ -244,6 +245,19 @@ describe.each(DATABASES)('SAML single sign-on against an in-test identity provid
     expect(acs.error).toMatch(message);
     expect(acs.done).toBeUndefined();
     expect(await server.services.repositories.users.findByEmail(nameId)).toBeUndefined();
+  });
+
+  it("an assertion naming the break-glass admin's email does not sign in as that admin", async () => {
+    const request = await start();
+    const acs = await post(
+      answer(request, { nameId: ADMIN.email, attributes: { groups: ['admin'] } }),
+      request.relayState,
+    );
+    expect(acs.done).toBeUndefined();
+    expect(acs.error).toBe(ADMIN_NOT_MAPPED);
+    // And a SAML group named admin gives a new account nothing either.
+    const eve = await signIn({ nameId: 'eve@example.test', attributes: { groups: ['admin'] } });
+    expect(eve.response.user.roles.map((r) => r.name)).toEqual(['user']);
   });
 
   it('refuses a replayed response, in the same flow and in a new one', async () => {
