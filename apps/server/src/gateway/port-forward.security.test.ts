@@ -59,6 +59,12 @@ describe.each(DATABASES)('ssh port forwarding through the gateway on %s', (kind)
     expect(res.status).toBe(200);
   };
   const auditRows = (action: string) => server.services.repositories.audit.list({ limit: 50, action });
+  /** The refusal audited for this target (the client hears of the refusal before the row is written). */
+  const refusalOf = (target: string) =>
+    eventually(
+      async () => (await auditRows('gateway.forward.refused')).find((r) => r.target === target),
+      (row) => row !== undefined,
+    );
 
   /** Starts ssh -N -L <local>:<destination> as vera; answers once the local port listens. */
   const forwardOnly = async (destination: string) => {
@@ -171,12 +177,9 @@ describe.each(DATABASES)('ssh port forwarding through the gateway on %s', (kind)
       expect(ended.stderr).toMatch(/open failed/);
       // The service listens on the host, so only the whitelist kept the bytes from it.
       expect(unlisted.connections).toBe(0);
-      const refusals = await auditRows('gateway.forward.refused');
-      expect(refusals.find((r) => r.target === `web-01:${unlisted.port}`)).toMatchObject({
-        outcome: 'denied',
-        actor: 'vera@example.test',
-      });
-      expect(JSON.stringify(refusals[0]?.detail)).toMatch(/not in the whitelist/);
+      const refusal = await refusalOf(`web-01:${unlisted.port}`);
+      expect(refusal).toMatchObject({ outcome: 'denied', actor: 'vera@example.test' });
+      expect(JSON.stringify(refusal?.detail)).toMatch(/not in the whitelist/);
     } finally {
       await allowForwarding(false);
     }
@@ -190,8 +193,8 @@ describe.each(DATABASES)('ssh port forwarding through the gateway on %s', (kind)
       const ended = await stop(attempt.client);
       expect(ended.stderr).toMatch(/open failed/);
       expect(elsewhere.connections).toBe(0);
-      const refusals = await auditRows('gateway.forward.refused');
-      expect(JSON.stringify(refusals[0]?.detail)).toMatch(/reaches only web-01 itself/);
+      const refusal = await refusalOf(`web-01:${elsewhere.port}`);
+      expect(JSON.stringify(refusal?.detail)).toMatch(/reaches only web-01 itself/);
       // The host's own name is the host: it reaches 127.0.0.1 of the host.
       const own = await forwardOnly(`web-01:${echo.port}`);
       expect(await exchange(own.local, 'by-name')).toBe('by-name');
@@ -245,8 +248,10 @@ describe.each(DATABASES)('ssh port forwarding through the gateway on %s', (kind)
       new RegExp(`forward #2 to ${target} closed after [\\d.]+ s: 6 bytes to the host, 6 bytes back`),
     );
     expect(text).not.toContain('recorded-forward');
-    const opened = await auditRows('gateway.forward.open');
-    expect(opened.filter((r) => r.target === target).length).toBeGreaterThanOrEqual(2);
+    await eventually(
+      async () => (await auditRows('gateway.forward.open')).filter((r) => r.target === target).length,
+      (n) => n >= 2,
+    );
   });
 
   it('terminating a forward-only session closes the forwarded connection within a second', async () => {
