@@ -14,6 +14,7 @@ const row = (patch: Partial<SessionRow> = {}): SessionRow => ({
   tunnel: 'web-01 shell',
   end_reason: 'client-closed',
   terminated_by: null,
+  forwards: [],
   ...patch,
 });
 

@@ -87,9 +87,10 @@ export function generateRecordings(
     const [endReason, terminatedBy] = live ? [null, null] : ending(rng, tunnel.type, admins);
     const user = rng.pick(usersOf(tunnel, users, groups));
     const [width, height] = tunnel.type === 'ssh' ? rng.pick(SIZES) : [80, 24];
+    const hostname = agents.find((a) => a.id === tunnel.host_id)?.hostname ?? 'unknown';
     return {
       id: rng.uuid(),
-      host: { id: tunnel.host_id, hostname: agents.find((a) => a.id === tunnel.host_id)?.hostname ?? 'unknown' },
+      host: { id: tunnel.host_id, hostname },
       user: { email: user.email },
       started_on: new Date(started).toISOString(),
       ended_on: live ? null : new Date(started + Math.max(1, seconds) * 1000).toISOString(),
@@ -98,6 +99,8 @@ export function generateRecordings(
       tunnel: tunnel.name,
       end_reason: endReason,
       terminated_by: terminatedBy,
+      // Some sessions on definitions that allow it forwarded a port (ssh -L); no draw, so the rest stays as seeded.
+      forwards: tunnel.allow_port_forwarding && index % 3 === 1 ? [`${hostname}:5432`] : [],
       width,
       height,
       login: tunnel.ssh_login ?? 'user',

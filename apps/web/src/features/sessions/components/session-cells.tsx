@@ -27,6 +27,23 @@ export function TypeLabel({ kind }: { kind: SessionKind }) {
   return <>{t(`sessions.type.${kind}`)}</>;
 }
 
+/** A session that forwarded ports (ssh -L): a small chip naming its targets (host:port). */
+export function ForwardChip({ forwards }: { forwards: readonly string[] }) {
+  const { t } = useTranslation();
+  if (forwards.length === 0) return null;
+  const title = t('sessions.forward.title', { targets: forwards.join(', ') });
+  return (
+    <Chip
+      size="small"
+      variant="outlined"
+      label={t('sessions.forward.label')}
+      title={title}
+      aria-label={title}
+      sx={{ ml: 1 }}
+    />
+  );
+}
+
 /** FormattedDuration; a live session's ticks every second. */
 export function DurationText({ row }: { row: Pick<SessionRow, 'started_on' | 'ended_on'> }) {
   const { i18n } = useTranslation();

@@ -9,7 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
 import type { SessionRow } from '../derive';
 import { isLive, sessionType } from '../derive';
-import { DurationText, LtrText, SessionSummary, StatusChip, TypeLabel } from './session-cells';
+import { DurationText, ForwardChip, LtrText, SessionSummary, StatusChip, TypeLabel } from './session-cells';
 
 /** What a row's buttons ask the page to do. */
 export type SessionAction = 'details' | 'watch' | 'replay';
@@ -44,8 +44,13 @@ export function useSessionColumns(
       {
         field: 'type',
         headerName: t('sessions.columns.type'),
-        width: 100,
-        renderCell: ({ row }) => <TypeLabel kind={sessionType(row)} />,
+        width: 170,
+        renderCell: ({ row }) => (
+          <>
+            <TypeLabel kind={sessionType(row)} />
+            <ForwardChip forwards={row.forwards} />
+          </>
+        ),
       },
       {
         field: 'hostname',

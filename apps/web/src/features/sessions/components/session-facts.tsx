@@ -45,6 +45,11 @@ export function SessionFacts({ row, detail }: { row: SessionRow; detail: Session
         <span dir="ltr">{row.user.email}</span>
       </Fact>
       <Fact label={t('sessions.columns.tunnel')}>{row.tunnel ?? '-'}</Fact>
+      {row.forwards.length > 0 ? (
+        <Fact label={t('sessions.detail.forwards')}>
+          <span dir="ltr">{row.forwards.join(', ')}</span>
+        </Fact>
+      ) : null}
       <Fact label={t('sessions.columns.start')}>{formatDateTime(row.started_on)}</Fact>
       <Fact label={t('sessions.columns.end')}>{formatDateTime(row.ended_on)}</Fact>
       <Fact label={t('sessions.columns.duration')}>

@@ -1,8 +1,10 @@
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
+import FormHelperText from '@mui/material/FormHelperText';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
+import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useId } from 'react';
@@ -23,6 +25,7 @@ export interface SshFieldsProps {
 export function SshFields({ form, errors, editing, onChange }: SshFieldsProps) {
   const { t } = useTranslation();
   const authLabelId = useId();
+  const forwardingHelpId = useId();
   const keepsPassword = editing?.ssh_auth === 'password';
   const text = (field: 'sshLogin' | 'password') => {
     const error = errors[field];
@@ -66,6 +69,21 @@ export function SshFields({ form, errors, editing, onChange }: SshFieldsProps) {
           {editing?.ssh_auth === 'key' ? t('tunnels.form.keyKept') : t('tunnels.form.keyNew')}
         </Typography>
       )}
+      <FormControl>
+        <FormControlLabel
+          control={
+            <Switch
+              checked={form.allowPortForwarding}
+              onChange={(event) => onChange({ allowPortForwarding: event.target.checked })}
+              slotProps={{ input: { 'aria-describedby': forwardingHelpId } }}
+            />
+          }
+          label={t('tunnels.form.portForwarding')}
+        />
+        <FormHelperText id={forwardingHelpId} sx={{ mx: 0 }}>
+          {t('tunnels.form.portForwardingHelper')}
+        </FormHelperText>
+      </FormControl>
     </>
   );
 }

@@ -80,6 +80,12 @@ describe('TunnelDialogs', () => {
     await choose('Host', /web-01/);
     fireEvent.change(within(form).getByLabelText('Login on the host'), { target: { value: 'deploy' } });
     expect(within(form).getByLabelText('Port')).toHaveProperty('value', '22');
+    // Port forwarding is off unless switched on, and the switch says what it allows.
+    const forwarding = within(form).getByRole('switch', { name: 'Allow port forwarding (ssh -L)' });
+    expect(forwarding).toHaveProperty('checked', false);
+    expect(forwarding.getAttribute('aria-describedby')).toBeTruthy();
+    expect(within(form).getByText(/only the ports in the host’s whitelist/)).toBeTruthy();
+    fireEvent.click(forwarding);
     fireEvent.click(within(form).getByRole('button', { name: 'Create tunnel' }));
     expect(await screen.findByText('Tunnel created')).toBeTruthy();
     expect(seen.find((request) => request.method === 'POST')?.body).toEqual({
@@ -88,6 +94,7 @@ describe('TunnelDialogs', () => {
       port: 22,
       ssh_login: 'deploy',
       ssh_auth: 'key',
+      allow_port_forwarding: true,
     });
     const shown = await screen.findByRole('dialog', { name: 'Public key of web ssh' });
     expect(within(shown).getByLabelText('Public key')).toHaveProperty('value', PUBLIC_KEY);
@@ -124,6 +131,7 @@ describe('TunnelDialogs', () => {
       port: 2222,
       ssh_login: 'deploy',
       ssh_auth: 'password',
+      allow_port_forwarding: false,
     });
   });
 

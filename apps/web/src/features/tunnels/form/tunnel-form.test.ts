@@ -57,6 +57,7 @@ describe('tunnel form', () => {
       group: null,
       ssh_login: 'deploy',
       ssh_auth: 'key',
+      allow_port_forwarding: false,
     });
     expect(toBody(formFrom(stored), false)).toEqual({
       name: 'web-01 ssh',
@@ -64,7 +65,10 @@ describe('tunnel form', () => {
       port: 2222,
       ssh_login: 'deploy',
       ssh_auth: 'password',
+      allow_port_forwarding: false,
     });
+    // Port forwarding is the definition's own switch: it round-trips through the form.
+    expect(toBody(formFrom({ ...stored, allow_port_forwarding: true }), false).allow_port_forwarding).toBe(true);
     expect(toBody({ ...formFrom(stored), password: 's3cret' }, true)).toMatchObject({
       group: 'ops',
       password: 's3cret',

@@ -17,6 +17,8 @@ export interface TunnelForm {
   sshAuth: SshAuth;
   /** Write-only; on edit, blank keeps the stored password. */
   password: string;
+  /** ssh: users may forward ports (ssh -L) to the host's whitelisted ports, on the record. */
+  allowPortForwarding: boolean;
 }
 
 /** A message id with its values. */
@@ -45,6 +47,7 @@ export function emptyForm(type: TunnelType = 'ssh'): TunnelForm {
     sshLogin: '',
     sshAuth: 'key',
     password: '',
+    allowPortForwarding: false,
   };
 }
 
@@ -59,6 +62,7 @@ export function formFrom(item: TunnelItem): TunnelForm {
     sshLogin: item.ssh_login ?? '',
     sshAuth: item.ssh_auth ?? 'key',
     password: '',
+    allowPortForwarding: item.allow_port_forwarding,
   };
 }
 
@@ -102,6 +106,7 @@ export function toBody(form: TunnelForm, withGroup: boolean): CreateTunnelBody {
     body.ssh_login = form.sshLogin.trim();
     body.ssh_auth = form.sshAuth;
     if (form.sshAuth === 'password' && form.password !== '') body.password = form.password;
+    body.allow_port_forwarding = form.allowPortForwarding;
   }
   return body;
 }
