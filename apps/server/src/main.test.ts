@@ -11,9 +11,10 @@ const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist
 function run(
   env: Record<string, string>,
   until: RegExp,
+  nodeOptions: string[] = [],
 ): Promise<{ child: ChildProcess; output: string; code: number | null }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [...nodeOptions, MAIN], {
       env: { ...process.env, LOG_LEVEL: 'warn', GATEHOUSE_SSH_PORT: '0', ...env },
       stdio: 'pipe',
     });
@@ -82,5 +83,69 @@ describe('npm start (the built server as a process)', () => {
     const bad = await run({ GATEHOUSE_DATA_DIR: dataDir, PORT: 'abc' }, /$^/);
     expect(bad.code).toBe(1);
     expect(bad.output).toMatch(/PORT/);
+  });
+
+  it('an unhandled promise rejection is logged and the server keeps serving', async () => {
+    // A module loaded before main.js rejects a promise that nothing handles, once the server runs:
+    // the stand-in for a database error in a detached handler. Node's default would end the process.
+    const reject = `setTimeout(() => { Promise.reject(new Error('planted rejection')); }, 1500);`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-main-reject-'));
+    const server = await run(
+      { GATEHOUSE_DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'error' },
+      /running at[\s\S]*planted rejection|planted rejection[\s\S]*running at/,
+      ['--import', `data:text/javascript,${encodeURIComponent(reject)}`],
+    );
+    children.push(server.child);
+    expect(server.code).toBeNull();
+    expect(server.output).toMatch(/unhandled promise rejection \(the server keeps running\)/);
+    const url = /running at (http:\/\/\S+)/.exec(server.output)?.[1];
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.child.exitCode).toBeNull();
+    const res = await fetch(`${url}/api/settings/public`);
+    expect(res.status).toBe(200);
+  });
+
+  it('the data folder is owner-only (0700 folders, 0600 files) on first start and after an upgrade', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-main-modes-'));
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-main-outside-'));
+    const modes = () => {
+      const found: { file: string; mode: number; folder: boolean }[] = [];
+      const walk = (d: string) => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          const full = path.join(d, e.name);
+          if (e.isSymbolicLink()) continue;
+          found.push({ file: full, mode: fs.statSync(full).mode & 0o777, folder: e.isDirectory() });
+          if (e.isDirectory()) walk(full);
+        }
+      };
+      walk(dir);
+      return found;
+    };
+    const stopped = async (child: ChildProcess) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    };
+    const first = await run({ GATEHOUSE_DATA_DIR: dir, PORT: '0' }, /running at/);
+    await stopped(first.child);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    const made = modes();
+    expect(made.some((m) => m.file.includes('pglite') && !m.folder)).toBe(true);
+    expect(made.filter((m) => m.mode !== (m.folder ? 0o700 : 0o600))).toEqual([]);
+
+    // An older version left world-readable files and folders; a link points outside the folder.
+    fs.chmodSync(dir, 0o755);
+    for (const m of made) fs.chmodSync(m.file, m.folder ? 0o755 : 0o666);
+    fs.writeFileSync(path.join(outside, 'not-ours'), 'x', { mode: 0o644 });
+    fs.chmodSync(path.join(outside, 'not-ours'), 0o644);
+    fs.symlinkSync(path.join(outside, 'not-ours'), path.join(dir, 'link-out'));
+    const again = await run({ GATEHOUSE_DATA_DIR: dir, PORT: '0' }, /running at/);
+    await stopped(again.child);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    expect(modes().filter((m) => m.mode !== (m.folder ? 0o700 : 0o600))).toEqual([]);
+    // What a link points at is not the server's to change.
+    expect(fs.statSync(path.join(outside, 'not-ours')).mode & 0o777).toBe(0o644);
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
   });
 });

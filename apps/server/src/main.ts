@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { BUILD } from '@gatehouse/contracts';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
+import { type DetachLog, surviveUnhandledRejections } from './lib/detach.js';
 import { startServer } from './server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -19,12 +20,25 @@ function explain(error: unknown, port: number): string {
   return `Gatehouse could not start: ${err.stack ?? String(error)}`;
 }
 
+/** Where an unhandled rejection is logged: stderr until the server's logger exists. */
+let rejectionLog: DetachLog = {
+  error: ({ err }, message) =>
+    process.stderr.write(`${message}: ${err instanceof Error ? err.message : String(err)}\n`),
+};
+
 async function main(): Promise<void> {
+  // Issue 14: one unexpected rejection (a database error in a handler) is logged; the server and
+  // its live sessions go on. Uncaught exceptions still end the process (its state is unknown).
+  surviveUnhandledRejections({ error: (object, message) => rejectionLog.error(object, message) });
+  // Everything the server creates (database files, recordings, manifests, keys, videos) is its
+  // user's only; secureDataDir() tightens what an older version left at each start.
+  process.umask(0o077);
   let port = 8080;
   try {
     const config = loadConfig(process.env, path.resolve(here, '../../web/dist'));
     port = config.port;
     const server = await startServer(config);
+    rejectionLog = server.app.log;
     const lines = [
       '',
       `  Gatehouse ${BUILD.version} (build ${BUILD.buildNumber}) is running at ${server.url}`,

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { lockDataDir } from './db/data-dir-lock.js';
+import { secureDataDir } from './lib/data-dir.js';
 import { migrate } from './db/migrate.js';
 import { LogBook, createLogger } from './lib/logger.js';
 import { StatusService } from './modules/status/status.service.js';
@@ -13,6 +14,7 @@ import type { FirstAdminOutcome } from './modules/users/users.service.js';
 import { SshGateway } from './gateway/ssh-gateway.js';
 import { HttpsListener } from './modules/tls/https-listener.js';
 import { attachConsoleSockets, permissionRoom } from './realtime/console-sockets.js';
+import { REVOKED_ACTION } from './realtime/live-rights.js';
 import { attachTunnelEndpoint } from './realtime/tunnel-endpoint.js';
 import { type Services, createServices } from './services.js';
 
@@ -41,6 +43,8 @@ export interface StartOptions {
 export async function prepareDatabase(config: Config, options: StartOptions = {}) {
   let releaseLock: (() => void) | undefined;
   let database = options.database;
+  // Owner-only before anything is read or written there, and again once PGlite made its files.
+  secureDataDir(config.dataDir);
   if (!database) {
     if (!config.databaseUrl) releaseLock = lockDataDir(config.dataDir);
     try {
@@ -51,6 +55,7 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
     }
   }
   await migrate(database);
+  if (!options.database && !config.databaseUrl) secureDataDir(config.dataDir);
   const logBook = new LogBook();
   const services = createServices(database, {
     loginRatePerMinute: config.loginRateLimitPerMinute,
@@ -103,6 +108,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         .catch((err: unknown) => services.log.warn({ err }, 'agent audit entry not written'));
     },
   );
+  // Live rights: an agent socket closed because its agent was deleted or re-keyed is audited.
+  services.hub.on('revoked', (event: { agentId: string; hostname: string; source: string | null; reason: string }) => {
+    services.repositories.audit
+      .append({
+        actor: `agent:${event.hostname}`,
+        action: REVOKED_ACTION,
+        target: event.agentId,
+        outcome: 'denied',
+        source: event.source,
+        detail: { connection: 'agent socket', why: event.reason },
+      })
+      .catch((err: unknown) => services.log.warn({ err }, 'agent audit entry not written'));
+  });
   const detachTunnels = attachTunnelEndpoint(app.server, services, services.log);
   const sockets = await attachConsoleSockets(app.server, {
     auth: services.auth,
@@ -111,7 +129,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     sessions: services.sessions,
     log: services.log,
     redisUrl: config.redisUrl,
+    rights: services.liveRights,
+    policy: services.policy,
+    audit: services.repositories.audit,
+    recordingRows: services.repositories.recordings,
   });
+  // Every live connection is re-checked within a second of a change to rights, on any instance.
+  await services.liveRights.start();
   // Recordings whose process died are finalised now: with the embedded database nothing else
   // can be writing them; with PostgreSQL only those silent for half a minute.
   await services.recordings.recoverOrphans(database.kind === 'pglite' ? 0 : 30);
@@ -130,6 +154,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } catch (error) {
     clearInterval(sweep);
     services.hub.close();
+    services.liveRights.close();
     await sockets.close();
     await app.close();
     if (!options.database) await database.close();
@@ -140,6 +165,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     services.hub.close();
+    services.liveRights.close();
     await sockets.close();
     await app.close();
     if (!options.database) await database.close();
@@ -196,6 +222,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       detachTunnels();
       services.recordings.close();
       services.hub.close();
+      services.liveRights.close();
       await sockets.close();
       await app.close();
       if (!options.database) await database.close();

@@ -30,8 +30,8 @@ import { SsoConfigService } from './modules/sso/sso-config.service.js';
 import { SsoFlowService } from './modules/sso/sso-flow.service.js';
 import { SsoFlowsRepository } from './modules/sso/sso-flows.repository.js';
 import { MailService } from './modules/mail/mail.service.js';
-import { AccessPolicy } from './modules/policy/access-policy.js';
 import { OutboxRepository } from './modules/mail/outbox.repository.js';
+import { AccessPolicy } from './modules/policy/access-policy.js';
 import { RolesAdminRepository } from './modules/roles/roles-admin.repository.js';
 import { RolesRepository } from './modules/roles/roles.repository.js';
 import { RolesService } from './modules/roles/roles.service.js';
@@ -50,6 +50,7 @@ import { UsersAdminService } from './modules/users/users-admin.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { AgentHub } from './realtime/agent-hub.js';
+import { LiveRights } from './realtime/live-rights.js';
 import { GatewayKeys } from './gateway/gateway-keys.js';
 import { RecordingsRepository } from './recordings/recordings.repository.js';
 import { RecordingsService } from './recordings/recordings.service.js';
@@ -92,14 +93,15 @@ export function createServices(database: Database, options: ServiceOptions) {
   const agents = new AgentsRepository(db);
   const tunnels = new TunnelsRepository(db);
   const box = new SecretBox(options.secretKey);
-  const hub = new AgentHub(agents, options.log.child({ component: 'agent-hub' }));
+  // Live connections re-checked whenever rights change, on every instance (realtime/live-rights.ts).
+  const liveRights = new LiveRights(database, options.log.child({ component: 'live-rights' }));
+  const hub = new AgentHub(agents, options.log.child({ component: 'agent-hub' }), liveRights);
   const security = new SecurityService(settingsRepository, (message) =>
     options.log.child({ component: 'api' }).warn(message),
   );
   const settings = new SettingsService(settingsRepository, box);
-  const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute, () =>
-    ssoConfig.authType(),
-  );
+  const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute, () => ssoConfig.authType());
+  auth.onRevoked = (tokenHash) => liveRights.tokenRevoked(tokenHash);
   const usersService = new UsersService(users, roles);
   const mail = new MailService(settings, new OutboxRepository(db), box, options.log.child({ component: 'api' }));
   const gatewayKeys = new GatewayKeys(settingsRepository, box, options.dataDir);
@@ -117,16 +119,21 @@ export function createServices(database: Database, options: ServiceOptions) {
     box,
     async () => (await settings.get()).public_url || options.defaultPublicUrl,
   );
-  const externalAccounts = new ExternalAccounts(users, new ExternalGrantsRepository(db), () =>
-    ssoConfig.adminGroups(),
-  );
+  const externalAccounts = new ExternalAccounts(users, new ExternalGrantsRepository(db), () => ssoConfig.adminGroups());
   const oidc = new OidcService(ssoConfig);
   const saml = new SamlService(ssoConfig, options.log.child({ component: 'api' }));
   const ssoFlowsRepository = new SsoFlowsRepository(db);
   const kubeTarget = options.kubernetes === undefined ? kubernetesTarget(process.env) : options.kubernetes;
   const kube = kubeTarget ? new KubernetesClient(kubeTarget) : undefined;
   const license = new LicenseService(settingsRepository, agents, options.devLicenses ?? false);
-  const policy = new AccessPolicy({ groups, tunnels, agents, audit, log: options.log.child({ component: 'policy' }) });
+  const policy = new AccessPolicy({
+    groups,
+    tunnels,
+    agents,
+    users,
+    audit,
+    log: options.log.child({ component: 'policy' }),
+  });
   const sessions = new SessionsService(recordingsRepository, recordings, policy);
   const gatekeeper: Gatekeeper = {
     auth,
@@ -149,7 +156,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     policy,
     license,
     ssoConfig,
-    ldap: new LdapService(ssoConfig, auth, externalAccounts),
+    ldap: new LdapService(ssoConfig, auth, externalAccounts, options.log.child({ component: 'api' })),
     oidc,
     saml,
     ssoFlows: new SsoFlowService(ssoConfig, ssoFlowsRepository, oidc, saml, externalAccounts, auth, users),
@@ -158,6 +165,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     retention: new RecordingRetention(db, settings, audit, options.log.child({ component: 'recording-storage' })),
     status: new StatusService(database, hub, options.dataDir, options.logBook, kube),
     hub,
+    liveRights,
     box,
     gatewayKeys,
     recordings,
@@ -183,11 +191,12 @@ export function createServices(database: Database, options: ServiceOptions) {
     auth,
     mail,
     usersService,
-    usersAdmin: new UsersAdminService(users, usersAdmin, rolesAdmin, groups, usersService),
+    usersAdmin: new UsersAdminService(users, usersAdmin, rolesAdmin, groups, usersService, policy),
     passwords: new PasswordResetService({
       users,
       usersService,
       resetTokens: new ResetTokensRepository(db),
+      grants: policy.grants,
       verifications: new EmailVerificationsRepository(db),
       tokens,
       guard,
@@ -198,8 +207,8 @@ export function createServices(database: Database, options: ServiceOptions) {
       ratePerMinute: options.loginRatePerMinute,
       log: options.log,
     }),
-    roles: new RolesService(rolesAdmin, usersAdmin),
-    groups: new GroupsService(groups, usersAdmin),
+    roles: new RolesService(rolesAdmin, usersAdmin, policy),
+    groups: new GroupsService(groups, usersAdmin, policy),
     apiKeys: new ApiKeysService(apiKeys),
     sshKeys: new SshKeysService(sshKeys),
     agents: new AgentsService(agents, apiKeys, guard, hub, options.loginRatePerMinute, license),

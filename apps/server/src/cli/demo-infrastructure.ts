@@ -1,4 +1,14 @@
+import { ADMIN_ROLE, PERMISSIONS } from '@gatehouse/contracts';
+import { toPrincipal } from '../modules/auth/principal.js';
 import type { Services } from '../services.js';
+
+/** The seeder acts as an administrator would (the policy's grant guards let the admin role pass). */
+const SEEDER = toPrincipal(
+  { id: '00000000-0000-0000-0000-000000000000', email: 'demo-seeder', name: null },
+  [{ name: ADMIN_ROLE, permissions: [...PERMISSIONS] }],
+  '',
+  new Date(8.64e15),
+);
 
 /** Groups of the demo organisation: [name, members, child groups]. */
 const GROUPS: [string, string[], string[]][] = [
@@ -27,9 +37,9 @@ export async function seedInfrastructure(s: Services): Promise<string[]> {
   for (const [name, members, children] of GROUPS) {
     const group = (await s.groups.list()).groups.find((g) => g.name === name);
     const newMembers = members.filter((m) => !group?.users.includes(m));
-    if (newMembers.length > 0) await s.groups.addUsers(name, newMembers);
+    if (newMembers.length > 0) await s.groups.addUsers(SEEDER, name, newMembers);
     const newChildren = children.filter((c) => !group?.groups.includes(c));
-    if (newChildren.length > 0) await s.groups.addChildren(name, newChildren);
+    if (newChildren.length > 0) await s.groups.addChildren(SEEDER, name, newChildren);
   }
 
   const known = new Map((await s.repositories.agents.list()).map((a) => [a.hostname, a.id]));
@@ -61,7 +71,7 @@ export async function seedInfrastructure(s: Services): Promise<string[]> {
   if (web && win && db && web2 && mac) {
     const all = await s.tunnels.listAll();
     const names = new Set([...all.ssh, ...all.rdp, ...all.generic, ...all.agent].map((d) => d.name));
-    const wanted: [Parameters<Services['tunnels']['create']>[0], Parameters<Services['tunnels']['create']>[1]][] = [
+    const wanted: [Parameters<Services['tunnels']['create']>[1], Parameters<Services['tunnels']['create']>[2]][] = [
       ['ssh', { name: 'web-01 deploy shell', host_id: web, ssh_login: 'deploy', group: 'Platform' }],
       ['ssh', { name: 'web-02 ops shell', host_id: web2, ssh_login: 'ops', group: 'On-call' }],
       ['ssh', { name: 'db-01 admin shell', host_id: db, ssh_login: 'dba', group: 'Database admins' }],
@@ -70,7 +80,7 @@ export async function seedInfrastructure(s: Services): Promise<string[]> {
       ['generic', { name: 'Orders database', host_id: db, port: 5432, group: 'Database admins' }],
       ['agent', { name: 'Backups to db-01', host_id: db, port: 5432 }],
     ];
-    for (const [type, fields] of wanted) if (!names.has(fields.name)) await s.tunnels.create(type, fields);
+    for (const [type, fields] of wanted) if (!names.has(fields.name)) await s.tunnels.create(SEEDER, type, fields);
     lines.push(`Demo groups: ${GROUPS.map((g) => g[0]).join(', ')}; tunnel definitions: ${wanted.length}.`);
   }
   return lines;

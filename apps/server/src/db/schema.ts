@@ -355,3 +355,9 @@ export const mailOutbox = pgTable(
   },
   (t) => [index('mail_outbox_created_idx').on(t.createdAt, t.id)],
 );
+
+/** One row per statement that changed someone's rights (migration 0015's triggers); polled by realtime/live-rights. */
+export const rightsChanges = pgTable('rights_changes', {
+  id: bigserial('id', { mode: 'number' }).primaryKey(),
+  at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -5,6 +5,8 @@ import type { LiveRecording } from '../recordings/recordings.service.js';
 import type { TunnelWithMembers } from '../modules/tunnels/tunnels.repository.js';
 import type { UserRow } from '../modules/users/users.repository.js';
 import type { Services } from '../services.js';
+import { detach } from '../lib/detach.js';
+import { REVOKED_ACTION } from '../realtime/live-rights.js';
 import { wireChannel } from './channel-wiring.js';
 import type { IdleCandidate } from './idle-sweep.js';
 import { ForwardedChannel, forwardDestinationProblem, forwardTarget } from './port-forward.js';
@@ -38,13 +40,17 @@ export class GatewayConnection implements IdleCandidate {
     /** Told the idle timeout each time a session reads the settings. */
     private readonly idleMinutesRead: (minutes: number) => void = () => undefined,
   ) {
-    client.on('close', () => void this.end(undefined, 'client-closed'));
+    client.on('close', () => detach(this.log, 'ending the gateway connection', this.end(undefined, 'client-closed')));
   }
 
   /** No byte either way for the idle timeout: the session ends, and the user is told why. */
   endIdle(minutes: number): void {
     const span = minutes === 1 ? 'a minute' : `${minutes} minutes`;
-    void this.end(`This session was idle for ${span} and has been closed.`, 'idle');
+    detach(
+      this.log,
+      'ending an idle session',
+      this.end(`This session was idle for ${span} and has been closed.`, 'idle'),
+    );
   }
 
   /** The user proved who they are; `host` is the part after the last @ of the login. */
@@ -73,7 +79,12 @@ export class GatewayConnection implements IdleCandidate {
       session.on('window-change', (ok, _no, info) => {
         if (pty) Object.assign(pty, { cols: info.cols, rows: info.rows, width: info.width, height: info.height });
         for (const ch of this.upstreamChannels) ch.setWindow(info.rows, info.cols, info.height, info.width);
-        void this.recording?.then((r) => r.recorder.resize(info.cols, info.rows));
+        if (this.recording)
+          detach(
+            this.log,
+            'recording a resize',
+            this.recording.then((r) => r.recorder.resize(info.cols, info.rows)),
+          );
         ok?.();
       });
       session.on('env', (_ok, no) => no?.());
@@ -84,35 +95,44 @@ export class GatewayConnection implements IdleCandidate {
       // (piped stdin) would otherwise find the session ending and the request refused.
       session.on('shell', (ok) => {
         const channel = ok();
-        void definitionFound.then(() =>
-          this.open(channel, pty, (up, cb) => up.shell(pty ? toPtyOptions(pty) : false, cb)),
+        this.opening(
+          channel,
+          definitionFound.then(() =>
+            this.open(channel, pty, (up, cb) => up.shell(pty ? toPtyOptions(pty) : false, cb)),
+          ),
         );
       });
       session.on('exec', (ok, _no, info) => {
         const channel = ok();
-        void definitionFound.then(() =>
-          this.open(
-            channel,
-            pty,
-            (up, cb) => up.exec(info.command, pty ? { pty: toPtyOptions(pty) } : {}, cb),
-            info.command,
+        this.opening(
+          channel,
+          definitionFound.then(() =>
+            this.open(
+              channel,
+              pty,
+              (up, cb) => up.exec(info.command, pty ? { pty: toPtyOptions(pty) } : {}, cb),
+              info.command,
+            ),
           ),
         );
       });
       session.on('subsystem', (ok, no, info) => {
         if (info.name !== 'sftp') return no?.();
         const channel = ok();
-        void definitionFound.then(() => this.open(channel, undefined, (up, cb) => up.subsys('sftp', cb), 'sftp'));
+        this.opening(
+          channel,
+          definitionFound.then(() => this.open(channel, undefined, (up, cb) => up.subsys('sftp', cb), 'sftp')),
+        );
       });
     });
     // ssh -L: each forwarded channel is decided, opened and recorded on its own (forward()).
     this.client.on('tcpip', (ok, no, info) => {
-      void definitionFound
-        .then(() => this.forward(ok, no, info))
-        .catch((error: unknown) => {
-          this.log.warn({ err: error }, 'gateway forward failed');
-          no();
-        });
+      detach(
+        this.log,
+        'gateway forward',
+        definitionFound.then(() => this.forward(ok, no, info)),
+        () => no(),
+      );
     });
     this.client.on('request', (ok, no) => no?.());
   }
@@ -208,13 +228,15 @@ export class GatewayConnection implements IdleCandidate {
       tunnels: this.s.repositories.tunnels,
       box: this.s.box,
     }).then((up) => {
-      up.on(
-        'close',
-        () =>
-          void this.end(
+      up.on('close', () =>
+        detach(
+          this.log,
+          'ending a session whose host went away',
+          this.end(
             `The connection to ${definition.hostname} was lost (its agent or sshd went away).`,
             'host-disconnected',
           ),
+        ),
       );
       return up;
     });
@@ -239,10 +261,28 @@ export class GatewayConnection implements IdleCandidate {
         term: pty?.term,
       })
       .then((live: LiveRecording) => {
-        live.terminate = (by: string) => void this.end(`This session was terminated by ${by}.`, 'terminated', by);
+        live.terminate = (by: string) =>
+          detach(
+            this.log,
+            'terminating a session',
+            this.end(`This session was terminated by ${by}.`, 'terminated', by),
+          );
         return live;
       });
     return this.recording;
+  }
+
+  /**
+   * A channel's opening, run detached: when it fails unexpectedly (the database away while the
+   * policy or the recorder is asked), the user is told and the channel closed, never left hanging.
+   */
+  private opening(channel: ServerChannel | undefined, work: Promise<void>): void {
+    detach(this.log, 'opening a gateway session', work, () => {
+      if (!channel) return;
+      channel.stderr.write('Gatehouse: the session could not start (a server error, logged). Try again.\r\n');
+      channel.exit(1);
+      channel.end();
+    });
   }
 
   /** Opens one channel on the host and wires it to the client's channel, recording it. */
@@ -294,6 +334,37 @@ export class GatewayConnection implements IdleCandidate {
     }
   }
 
+  /**
+   * Live rights (realtime/live-rights.ts calls this whenever rights change): the connection lives
+   * only while its user exists and the definition that admitted it still exists unchanged and still
+   * admits them (the policy decides, and audits its denial). Otherwise the user is told on stderr,
+   * the session ends with exit TERM like a termination, and the closure is audited.
+   */
+  async recheckRights(): Promise<void> {
+    const { user, definition } = this;
+    if (!user || !definition || this.ending) return;
+    let why: string | undefined;
+    if (!(await this.s.repositories.users.findById(user.id))) {
+      why = 'Your Gatehouse account was deleted';
+    } else {
+      const current = await this.s.repositories.tunnels.find(definition.id);
+      const same = current && current.agentId === definition.agentId && current.port === definition.port;
+      if (!same || !(await this.s.policy.admit(user, current, 'shell', { source: this.source })))
+        why = `Your access to ${this.host} was withdrawn`;
+    }
+    if (!why || this.ending) return;
+    await this.s.repositories.audit.append({
+      actorId: user.id,
+      actor: user.email,
+      action: REVOKED_ACTION,
+      target: this.host,
+      outcome: 'denied',
+      source: this.source,
+      detail: { connection: 'ssh', definition: definition.id, why },
+    });
+    await this.end(`${why}: this session has been closed.`, 'revoked');
+  }
+
   /** Ends the connection, telling the user why, and finalises the recording. */
   async end(reason?: string, endReason = 'server-stopped', terminatedBy?: string): Promise<void> {
     // Every caller gets the same ending: the server's shutdown waits for one that the client's
@@ -312,7 +383,7 @@ export class GatewayConnection implements IdleCandidate {
     // Forwarded channels close with the session (and note their totals before the recording ends).
     for (const forward of this.forwards) forward.terminate();
     setTimeout(() => this.client.end(), 50);
-    void this.upstream?.then((up) => up.end()).catch(() => undefined);
+    this.upstream?.then((up) => up.end()).catch(() => undefined); // a host never reached has nothing to end
     const recording = await this.recording?.catch(() => undefined);
     if (!recording) return;
     try {

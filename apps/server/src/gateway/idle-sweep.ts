@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { SettingsService } from '../modules/settings/settings.service.js';
+import { detach } from '../lib/detach.js';
 
 /**
  * How idle sessions are found: the sweep looks every `checkMs`, and reads the setting from the
@@ -33,7 +34,7 @@ export class IdleSweep {
     private readonly connections: () => Iterable<IdleCandidate>,
     private readonly log: FastifyBaseLogger,
   ) {
-    this.timer = setInterval(() => void this.sweep(), IDLE_TIMING.checkMs);
+    this.timer = setInterval(() => detach(this.log, 'idle sweep', this.sweep()), IDLE_TIMING.checkMs);
     this.timer.unref();
   }
 

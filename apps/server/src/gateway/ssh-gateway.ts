@@ -73,7 +73,12 @@ export class SshGateway {
           },
         );
       });
-      client.on('ready', () => connection.ready());
+      client.on('ready', () => {
+        connection.ready();
+        // Live rights: the session ends within a second of its user or definition losing the right.
+        const untrack = s.liveRights.track({ recheck: () => connection.recheckRights() });
+        client.once('close', untrack);
+      });
     });
     const server = this.server;
     await new Promise<void>((resolve, reject) => {

@@ -16,10 +16,12 @@ import { WebSocketServer } from 'ws';
 import type { AgentsRepository } from '../modules/agents/agents.repository.js';
 import { agentFromCredential } from '../modules/policy/agent-credential.js';
 import { AgentSession, StreamRefused } from './agent-session.js';
+import type { LiveRights } from './live-rights.js';
 
 /**
  * Events: 'changed' (agentId) when an agent connects, disconnects or is deleted; 'connection'
- * ({agentId, hostname, source, connected}) for the audit trail; 'config-applied' (agentId, config).
+ * ({agentId, hostname, source, connected}) for the audit trail; 'config-applied' (agentId, config);
+ * 'revoked' ({agentId, hostname, source, reason}) when live rights closed an agent's socket.
  */
 export class AgentHub extends EventEmitter {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 });
@@ -29,6 +31,8 @@ export class AgentHub extends EventEmitter {
   constructor(
     private readonly agents: AgentsRepository,
     private readonly log: FastifyBaseLogger,
+    /** Re-checks each agent's credential whenever rights change: a deleted agent's socket closes. */
+    private readonly rights?: LiveRights,
   ) {
     super();
     this.timer = setInterval(
@@ -51,7 +55,8 @@ export class AgentHub extends EventEmitter {
 
   private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
     const id = String(request.headers[AGENT_ID_HEADER] ?? '');
-    const agent = await agentFromCredential(this.agents, id, request.headers[AGENT_CREDENTIAL_HEADER]);
+    const credential = request.headers[AGENT_CREDENTIAL_HEADER];
+    const agent = await agentFromCredential(this.agents, id, credential);
     if (!agent) {
       refuse(socket, 401, 'This agent is not enrolled here, or it was deleted. Register it again with a new key.');
       return;
@@ -72,6 +77,16 @@ export class AgentHub extends EventEmitter {
           ),
       });
       this.sessions.set(id, session);
+      // Live rights: a socket whose agent was deleted (on any instance) or re-keyed closes within a second.
+      const untrack = this.rights?.track({
+        recheck: async () => {
+          if (ws.readyState !== ws.OPEN || (await agentFromCredential(this.agents, id, credential))) return;
+          const reason = 'This agent was deleted, or enrolled again: register it again with a new key.';
+          ws.close(4001, reason);
+          this.emit('revoked', { agentId: id, hostname: agent.hostname, source: session.source, reason });
+        },
+      });
+      ws.once('close', () => untrack?.());
     });
   }
 

@@ -4,20 +4,37 @@ import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
 import { type DefaultEventsMap, Server } from 'socket.io';
 import { AttachRequest, type RecordOut, SESSION_EVENTS } from '@gatehouse/contracts';
+import type { AuditRepository } from '../modules/audit/audit.repository.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
+import type { Principal } from '../modules/auth/principal.js';
+import type { AccessPolicy } from '../modules/policy/access-policy.js';
 import type { SessionsService } from '../modules/recordings/sessions.service.js';
 import type { RecordingsService } from '../recordings/recordings.service.js';
 import type { LiveChunk } from '../recordings/recorder.js';
 import type { AgentHub } from './agent-hub.js';
+import { type LiveRights, REVOKED_ACTION } from './live-rights.js';
 
 /** Socket events the console hears. */
 export const CONSOLE_EVENTS = {
   agentsChanged: 'agents_changed',
   countsChanged: 'navigation_counts_changed',
+  /** The server closes this socket: its token was revoked or expired, or its user deleted ({message}). */
+  revoked: 'access_revoked',
 } as const;
 
+/** What a console socket carries between its events. */
+interface ConsoleSocketData {
+  token: string;
+  tokenHash: string;
+  userId: string;
+  email: string;
+  /** When the token expires (ms since the epoch). */
+  expiresAt: number;
+}
+
 /** The room of a recording's watchers. */
-export const recordingRoom = (id: string) => `recording:${id}`;
+const RECORDING_ROOM = 'recording:';
+export const recordingRoom = (id: string) => `${RECORDING_ROOM}${id}`;
 
 /** The room of holders of a permission: events go only to those who may see them. */
 export const permissionRoom = (permission: string) => `perm:${permission}`;
@@ -57,6 +74,12 @@ export async function attachConsoleSockets(
     sessions: SessionsService;
     log: FastifyBaseLogger;
     redisUrl: string | undefined;
+    /** Live rights: each socket is re-checked when rights change, and closed when they are gone. */
+    rights?: LiveRights;
+    policy?: AccessPolicy;
+    audit?: AuditRepository;
+    /** The recordings' rows, for re-checking watches (which host each session is on). */
+    recordingRows?: { find(id: string): Promise<{ id: string; agentId: string | null } | undefined> };
   },
 ): Promise<{ io: Server; close: () => Promise<void> }> {
   const io = new Server<DefaultEventsMap, DefaultEventsMap, InstanceEvents>(server, {
@@ -83,12 +106,23 @@ export async function attachConsoleSockets(
       socket.handshake.headers['authentication-token'];
     const token = typeof raw === 'string' ? raw : undefined;
     if (!token) return next(new Error('Sign in first: the socket needs a token.'));
-    deps.auth.authenticate(token).then(
-      (principal) => {
-        if (!principal) return next(new Error('Your session has expired. Sign in again.'));
-        socket.data = { token };
-        void socket.join(['signed-in', ...[...principal.permissions].map(permissionRoom)]);
-        next();
+    // Session tokens only: a one-shot authorization answers one HTTP call and opens no socket.
+    deps.auth.authenticateConnection(token).then(
+      (result) => {
+        if ('refused' in result) return next(new Error(result.refused));
+        const { principal } = result;
+        socket.data = {
+          token,
+          tokenHash: principal.tokenHash,
+          userId: principal.userId,
+          email: principal.email,
+          expiresAt: principal.expiresAt.getTime(),
+        } satisfies ConsoleSocketData;
+        // With the Redis adapter joining is asynchronous; the socket is admitted once it has joined.
+        Promise.resolve(socket.join(['signed-in', ...[...principal.permissions].map(permissionRoom)])).then(
+          () => next(),
+          (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
+        );
       },
       (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
     );
@@ -98,7 +132,64 @@ export async function attachConsoleSockets(
     io.to('signed-in').emit(CONSOLE_EVENTS.countsChanged);
   };
   deps.hub.on('changed', onAgentChanged);
+  /** The socket's rooms as its principal's rights stand now: permission rooms follow, lost watches end. */
+  const recheck = async (
+    socket: { data: unknown; rooms: Set<string>; id: string },
+    holder: { expiresAt?: number | undefined },
+    source: string,
+  ): Promise<void> => {
+    const live = io.of('/').sockets.get(socket.id);
+    if (!live) return;
+    const { token, userId, email } = socket.data as ConsoleSocketData;
+    const result = await deps.auth.authenticateConnection(token);
+    if ('refused' in result) {
+      // Signed out, expired, or the user deleted: every watch ends, then the socket, in words.
+      for (const room of live.rooms)
+        if (room.startsWith(RECORDING_ROOM))
+          live.emit(SESSION_EVENTS.attachError, {
+            recording_id: room.slice(RECORDING_ROOM.length),
+            message: result.refused,
+          });
+      live.emit(CONSOLE_EVENTS.revoked, { message: result.refused });
+      live.disconnect(true);
+      await deps.audit?.append({
+        actorId: userId,
+        actor: email,
+        action: REVOKED_ACTION,
+        outcome: 'denied',
+        source,
+        detail: { connection: 'console socket', why: result.refused },
+      });
+      return;
+    }
+    const principal: Principal = result.principal;
+    holder.expiresAt = principal.expiresAt.getTime();
+    const rooms = new Set(['signed-in', ...[...principal.permissions].map(permissionRoom)]);
+    for (const room of [...live.rooms]) if (room.startsWith('perm:') && !rooms.has(room)) await live.leave(room);
+    await live.join([...rooms]);
+    for (const room of [...live.rooms]) {
+      if (!room.startsWith(RECORDING_ROOM)) continue;
+      const id = room.slice(RECORDING_ROOM.length);
+      const row = await deps.recordingRows?.find(id);
+      const may = row && deps.policy ? await deps.policy.mayWatch(principal, row, { source }) : row !== undefined;
+      if (may) continue;
+      await live.leave(room);
+      live.emit(SESSION_EVENTS.attachError, {
+        recording_id: id,
+        message: 'You may no longer watch this session: your roles or groups changed.',
+      });
+    }
+  };
   io.on('connection', (socket) => {
+    const source = socket.handshake.address;
+    const data = socket.data as ConsoleSocketData;
+    const holder: { tokenHash: string; expiresAt?: number | undefined; recheck: () => Promise<void> } = {
+      tokenHash: data.tokenHash,
+      expiresAt: data.expiresAt,
+      recheck: () => recheck(socket, holder, source),
+    };
+    const untrack = deps.rights?.track(holder);
+    socket.on('disconnect', () => untrack?.());
     // Watching a session: the permission and the object (may this user reach that host?) are
     // checked on every attach, with the principal as of now.
     socket.on(SESSION_EVENTS.attach, async (raw: unknown) => {
@@ -106,9 +197,10 @@ export async function attachConsoleSockets(
       if (!request.success)
         return socket.emit(SESSION_EVENTS.attachError, { message: 'recording_id must be a session id' });
       try {
-        const principal = await deps.auth.authenticate((socket.data as { token: string }).token);
-        if (!principal)
-          return socket.emit(SESSION_EVENTS.attachError, { message: 'Your session has expired. Sign in again.' });
+        const auth = await deps.auth.authenticateConnection((socket.data as ConsoleSocketData).token);
+        if ('refused' in auth) return socket.emit(SESSION_EVENTS.attachError, { message: auth.refused });
+        const { principal } = auth;
+        holder.expiresAt = principal.expiresAt.getTime();
         const row = await deps.sessions.forWatcher(principal, request.data.recording_id);
         await socket.join(recordingRoom(row.id));
         // Chunks go out only for watched sessions; the instance running it learns of this watcher

@@ -5,7 +5,10 @@ import { AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER, TOKEN_HEADER, TOKEN_HEADER_AL
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketDuplex } from '@gatehouse/tunnel';
 import { WebSocketServer } from 'ws';
+import type { LiveRecording } from '../recordings/recordings.service.js';
 import type { Services } from '../services.js';
+import { type LiveHolder, REVOKED_ACTION } from './live-rights.js';
+import { detach } from '../lib/detach.js';
 
 /** Where the tunnel client dials: one WebSocket per relayed TCP connection. */
 export const TUNNEL_CONNECT_PATH = '/api/tunnel/connect';
@@ -19,6 +22,13 @@ function refuse(socket: Duplex, status: number, message: string): void {
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+/** A WebSocket close reason: at most 123 bytes of UTF-8, cut at a character. */
+function closeReason(text: string): string {
+  let reason = text;
+  while (Buffer.byteLength(reason) > 123) reason = reason.slice(0, -1);
+  return reason;
 }
 
 /**
@@ -41,6 +51,9 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
         return refuse(socket, 404, 'There is no rdp, generic or agent tunnel definition with that id.');
       let who: { userId: string | null; email: string } | undefined;
       const source = request.socket.remoteAddress ?? null;
+      // Live rights: asked again whenever rights change; answers why the tunnel must close, if it must.
+      let withdrawn: () => Promise<string | undefined>;
+      const holder: LiveHolder = { recheck: () => Promise.resolve() };
       if (definition.type === 'agent') {
         const agent = await s.policy.agentFromCredential(
           request.headers[AGENT_ID_HEADER],
@@ -50,14 +63,40 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
         if (!(await s.policy.admitAgent(agent, definition, { source })))
           return refuse(socket, 403, `${agent.hostname} is not listed on this agent tunnel.`);
         who = { userId: null, email: `agent:${agent.hostname}` };
+        const [id, credential] = [request.headers[AGENT_ID_HEADER], request.headers[AGENT_CREDENTIAL_HEADER]];
+        withdrawn = async () => {
+          const still = await s.policy.agentFromCredential(id, credential);
+          if (!still) return 'This agent was deleted or enrolled again: the tunnel is closed.';
+          const current = await s.repositories.tunnels.find(definition.id);
+          if (!current || current.agentId !== definition.agentId || current.port !== definition.port)
+            return `The tunnel ${definition.name} was deleted or changed: open it again.`;
+          if (!(await s.policy.admitAgent(still, current, { source })))
+            return `${agent.hostname} is no longer listed on the tunnel ${definition.name}.`;
+          return undefined;
+        };
       } else {
         const raw = request.headers[TOKEN_HEADER] ?? request.headers[TOKEN_HEADER_ALT];
-        const principal = typeof raw === 'string' ? await s.auth.authenticate(raw) : undefined;
-        if (!principal) return refuse(socket, 401, 'Sign in first: send a valid Authentication-Token.');
+        if (typeof raw !== 'string') return refuse(socket, 401, 'Sign in first: send a valid Authentication-Token.');
+        // Session tokens only: a one-shot authorization answers one HTTP call and opens no tunnel.
+        const signedIn = await s.auth.authenticateConnection(raw);
+        if ('refused' in signedIn) return refuse(socket, 401, signedIn.refused);
+        const { principal } = signedIn;
+        Object.assign(holder, { tokenHash: principal.tokenHash, expiresAt: principal.expiresAt.getTime() });
         const use = definition.type === 'rdp' ? 'rdp' : 'generic';
         if (!(await s.policy.admit(principal, definition, use, { source })))
           return refuse(socket, 403, `You are not admitted to the tunnel ${definition.name}.`);
         who = { userId: principal.userId, email: principal.email };
+        withdrawn = async () => {
+          const again = await s.auth.authenticateConnection(raw);
+          if ('refused' in again) return again.refused;
+          holder.expiresAt = again.principal.expiresAt.getTime();
+          const current = await s.repositories.tunnels.find(definition.id);
+          if (!current || current.agentId !== definition.agentId || current.port !== definition.port)
+            return `The tunnel ${definition.name} was deleted or changed: open it again.`;
+          if (!(await s.policy.admit(again.principal, current, use, { source })))
+            return `You are no longer admitted to the tunnel ${definition.name}.`;
+          return undefined;
+        };
       }
       let target;
       try {
@@ -67,6 +106,30 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
       }
       wss.handleUpgrade(request, socket, head, (ws) => {
         const client = new WebSocketDuplex(ws);
+        // A socket closed under the pipes (revoked, terminated) errors after they finished: expected.
+        client.on('error', (error: Error) => log.debug({ err: error }, 'tunnel client closed'));
+        let live: LiveRecording | undefined;
+        let revoked = false;
+        holder.recheck = async () => {
+          if (revoked || ws.readyState !== ws.OPEN) return;
+          const why = await withdrawn();
+          if (!why || revoked) return;
+          revoked = true;
+          ws.close(4003, closeReason(why));
+          target.destroy();
+          if (live) await s.recordings.finish(live, 'revoked');
+          await s.repositories.audit.append({
+            actorId: who.userId,
+            actor: who.email,
+            action: REVOKED_ACTION,
+            target: live?.id ?? definition.id,
+            outcome: 'denied',
+            source,
+            detail: { connection: 'tunnel', definition: definition.id, why },
+          });
+        };
+        const untrack = s.liveRights.track(holder);
+        ws.once('close', untrack);
         void s.recordings
           .start({
             type: definition.type as 'rdp',
@@ -80,6 +143,7 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
             height: 24,
           })
           .then((recording) => {
+            live = recording;
             let toHost = 0;
             let toClient = 0;
             const meter = setInterval(() => {
@@ -95,7 +159,7 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
             recording.terminate = (by) => {
               client.destroy();
               target.destroy();
-              void s.recordings.finish(recording, 'terminated', by);
+              detach(log, 'finishing a terminated tunnel recording', s.recordings.finish(recording, 'terminated', by));
             };
             let done = 0;
             const finish = () => {
@@ -104,7 +168,7 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
               clearInterval(meter);
               if (toHost + toClient > 0)
                 recording.recorder.output(Buffer.from(`${toHost} bytes to the host, ${toClient} bytes back\r\n`));
-              void s.recordings.finish(recording, 'closed');
+              detach(log, 'finishing a tunnel recording', s.recordings.finish(recording, 'closed'));
             };
             pipeline(client, target, () => finish());
             pipeline(target, client, () => finish());

@@ -285,7 +285,9 @@ describe.each(DATABASES)('RDP session video on %s', (kind) => {
         headers: { 'authentication-token': admin },
       });
       expect(download.status).toBe(200);
-      expect(download.headers.get('content-disposition')).toBe(`attachment; filename="session-${id}.mp4"`);
+      expect(download.headers.get('content-disposition')).toBe(
+        `attachment; filename="session-${id}.mp4"; filename*=UTF-8''session-${id}.mp4`,
+      );
       const file = path.join(tmp, `${id}.mp4`);
       fs.writeFileSync(file, Buffer.from(await download.arrayBuffer()));
       expect(fs.statSync(file).size).toBe(done.video_bytes);

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
 
-/** Outgoing mail. Without a host, mail lands in the data folder's outbox and the log. */
+/**
+ * Outgoing mail. Without a host, mail is kept in the outbox (GET /api/mail/outbox), readable by
+ * administrators only; it is never written to a log.
+ */
 export const SmtpSettings = z
   .object({
     host: z.string().trim().max(255).default(''),
@@ -13,6 +16,23 @@ export const SmtpSettings = z
     from: z.string().trim().max(255).default('Gatehouse <gatehouse@localhost>'),
   })
   .meta({ id: 'SmtpSettings' });
+
+/**
+ * A change to the SMTP settings: only the fields sent change (no defaults, so a partial change
+ * never resets the others). Changing host, port or user drops the stored password unless a new
+ * one is sent in the same call: it was given for that server and that account only.
+ */
+export const SmtpPatch = z
+  .object({
+    host: z.string().trim().max(255).optional(),
+    port: z.number().int().min(1).max(65535).optional(),
+    secure: z.boolean().optional(),
+    user: z.string().max(255).optional(),
+    password: z.string().max(1024).optional().describe('Write-only; empty keeps the stored one'),
+    password_set: z.boolean().optional().describe('Ignored (read-only)'),
+    from: z.string().trim().max(255).optional(),
+  })
+  .meta({ id: 'SmtpPatch' });
 
 /** General settings. */
 export const GeneralSettings = z
@@ -48,11 +68,18 @@ export const saveSettings = defineRoute({
   method: 'POST',
   path: '/api/settings',
   tag: 'settings',
-  summary: 'Change general settings: only the fields sent change. An empty SMTP password keeps the stored one.',
+  summary:
+    'Change general settings: only the fields sent change. An empty SMTP password keeps the stored one; changing the ' +
+    'SMTP host, port or user drops it unless a new one is sent. Changing smtp or public_url (where password-reset ' +
+    'mail and its links go) needs the admin role. Needs fresh authentication.',
   access: { kind: 'permissions', anyOf: ['manage-settings'] },
+  fresh: true,
+  errors: {
+    403: 'smtp or public_url changed by someone without the admin role (nothing was saved)',
+  },
   body: z.strictObject({
     allow_signup: z.boolean().optional(),
-    smtp: SmtpSettings.partial().optional(),
+    smtp: SmtpPatch.optional(),
     recording_input_capture: z.boolean().optional(),
     recording_retention_days: z.number().int().min(0).max(36_500).optional(),
     idle_timeout_minutes: z.number().int().min(0).max(1440).optional(),

@@ -10,6 +10,7 @@ import { sql as recordingForwards } from './0011-recording-forwards.js';
 import { sql as mailOutbox } from './0012-mail-outbox.js';
 import { sql as accountTrust } from './0013-account-trust.js';
 import { sql as agentTrust } from './0014-agent-trust.js';
+import { sql as liveRights } from './0015-live-rights.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -25,4 +26,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0012-mail-outbox', sql: mailOutbox },
   { id: '0013-account-trust', sql: accountTrust },
   { id: '0014-agent-trust', sql: agentTrust },
+  { id: '0015-live-rights', sql: liveRights },
 ];

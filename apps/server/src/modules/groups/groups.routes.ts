@@ -22,30 +22,30 @@ export function groupHandlers(s: Services): GroupHandlers {
       request.auditNote.target = body.name;
       return s.groups.create(body.name);
     },
-    deleteGroup: ({ params }) => s.groups.delete(params.name),
-    addGroupUsers: ({ params, body, request }) => {
+    deleteGroup: ({ principal, params }) => s.groups.delete(principal, params.name),
+    addGroupUsers: ({ principal, params, body, request }) => {
       request.auditNote.detail = { users: body.users };
-      return s.groups.addUsers(params.name, body.users);
+      return s.groups.addUsers(principal, params.name, body.users);
     },
-    removeGroupUser: ({ params, request }) => {
+    removeGroupUser: ({ principal, params, request }) => {
       request.auditNote.detail = { user: params.email };
-      return s.groups.removeUser(params.name, params.email);
+      return s.groups.removeUser(principal, params.name, params.email);
     },
-    addGroupAgents: ({ params, body, request }) => {
+    addGroupAgents: ({ principal, params, body, request }) => {
       request.auditNote.detail = { agents: body.agents };
-      return s.groups.addAgents(params.name, body.agents);
+      return s.groups.addAgents(principal, params.name, body.agents);
     },
-    removeGroupAgent: ({ params, request }) => {
+    removeGroupAgent: ({ principal, params, request }) => {
       request.auditNote.detail = { agent: params.id };
-      return s.groups.removeAgent(params.name, params.id);
+      return s.groups.removeAgent(principal, params.name, params.id);
     },
-    addChildGroups: ({ params, body, request }) => {
+    addChildGroups: ({ principal, params, body, request }) => {
       request.auditNote.detail = { groups: body.groups };
-      return s.groups.addChildren(params.name, body.groups);
+      return s.groups.addChildren(principal, params.name, body.groups);
     },
-    removeChildGroup: ({ params, request }) => {
+    removeChildGroup: ({ principal, params, request }) => {
       request.auditNote.detail = { group: params.child };
-      return s.groups.removeChild(params.name, params.child);
+      return s.groups.removeChild(principal, params.name, params.child);
     },
   };
 }

@@ -4,7 +4,9 @@ import type { AuditRepository } from '../audit/audit.repository.js';
 import { type Principal, holdsAdminRole } from '../auth/principal.js';
 import type { GroupsRepository } from '../groups/groups.repository.js';
 import type { TunnelsRepository, TunnelWithMembers } from '../tunnels/tunnels.repository.js';
+import type { UsersRepository } from '../users/users.repository.js';
 import { agentFromCredential, type CredentialAgent } from './agent-credential.js';
+import { GrantGuards } from './grant-guards.js';
 import { type DecisionContext, type Use, definitionTypeFor } from './uses.js';
 
 /** Someone asking to use a host: a signed-in principal, or a user the gateway authenticated. */
@@ -18,6 +20,7 @@ export interface PolicyDeps {
   groups: GroupsRepository;
   tunnels: TunnelsRepository;
   agents: AgentsRepository;
+  users: UsersRepository;
   audit: AuditRepository;
   log: FastifyBaseLogger;
 }
@@ -32,7 +35,12 @@ function idOf(person: Person): string {
  * a person reaches, and (grant-guards.ts) who may grant what. No other place decides.
  */
 export class AccessPolicy {
-  constructor(private readonly deps: PolicyDeps) {}
+  /** Who may grant what: roles, group membership, tunnel definitions, other accounts. */
+  readonly grants: GrantGuards;
+
+  constructor(private readonly deps: PolicyDeps) {
+    this.grants = new GrantGuards({ ...deps, reachOfUser: (userId) => this.reachOfUser(userId) });
+  }
 
   /** True when this definition admits the user: named directly, or through a group (nesting included). */
   private admits(definition: TunnelWithMembers, userId: string, groups: readonly string[]): boolean {

@@ -3,8 +3,9 @@ import type { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { Principal } from '../auth/principal.js';
+import type { AccessPolicy } from '../policy/access-policy.js';
+import { assertMayGrantPermissions as assertMayGrant } from '../policy/grant-guards.js';
 import type { UsersAdminRepository } from '../users/users-admin.repository.js';
-import { assertMayGrant } from './grant-guard.js';
 import type { RoleRow, RolesAdminRepository } from './roles-admin.repository.js';
 
 /** Spec §8's duplicate text for roles, two spaces included. */
@@ -24,6 +25,7 @@ export class RolesService {
   constructor(
     private readonly roles: RolesAdminRepository,
     private readonly users: UsersAdminRepository,
+    private readonly policy: AccessPolicy,
   ) {}
 
   private async require(name: string): Promise<RoleRow> {
@@ -84,10 +86,10 @@ export class RolesService {
     return { message: 'Role deleted' };
   }
 
-  /** Gives the role to users; 409 when every one of them holds it already. */
+  /** Gives the role to users (the policy's role guard first); 409 when every one of them holds it already. */
   async addUsers(principal: Principal, name: string, emails: string[]) {
     const role = await this.require(name);
-    assertMayGrant(principal, role.permissions);
+    this.policy.grants.mayGrantRole(principal, role);
     const found = await this.users.findByEmails([...new Set(emails)]);
     const missing = emails.filter((e) => !found.some((f) => f.email === e));
     if (missing.length > 0) throw new HttpError(404, `No user has the email ${missing.join(', ')}.`);

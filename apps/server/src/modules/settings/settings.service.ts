@@ -37,18 +37,43 @@ export class SettingsService {
     return { ...smtp, password: smtp.password_sealed ? this.box.open(smtp.password_sealed) : '' };
   }
 
-  /** Applies a partial change and answers the result. An empty SMTP password keeps the stored one. */
-  async save(patch: GeneralPatch): Promise<General> {
+  /**
+   * The fields of a change that move where mail goes or where emailed links point: any SMTP
+   * field that differs from the stored one (or a new SMTP password), and public_url. Reset links
+   * to administrators travel through them, so only administrators change them.
+   */
+  async redirecting(patch: GeneralPatch): Promise<string[]> {
+    const current = await this.get();
+    const changed: string[] = [];
+    const smtp = patch.smtp ?? {};
+    for (const key of ['host', 'port', 'secure', 'user', 'from'] as const) {
+      if (smtp[key] !== undefined && smtp[key] !== current.smtp[key]) changed.push(`smtp.${key}`);
+    }
+    if (smtp.password) changed.push('smtp.password');
+    if (patch.public_url !== undefined && patch.public_url !== current.public_url) changed.push('public_url');
+    return changed;
+  }
+
+  /**
+   * Applies a partial change and answers the result. An empty SMTP password keeps the stored one,
+   * unless the host, port or user changes: the stored password was given for that server and
+   * account only, so it is dropped (passwordDropped) unless a new one comes in the same change.
+   */
+  async save(patch: GeneralPatch): Promise<General & { passwordDropped: boolean }> {
     const current = await this.stored();
     const { password, password_set: _set, ...smtpPatch } = patch.smtp ?? {};
-    let sealed = current.smtp.password_sealed;
+    const sent = Object.fromEntries(Object.entries(smtpPatch).filter(([, v]) => v !== undefined));
+    const smtp = { ...current.smtp, ...sent };
+    const moved = smtp.host !== current.smtp.host || smtp.port !== current.smtp.port || smtp.user !== current.smtp.user;
+    let sealed = moved ? undefined : current.smtp.password_sealed;
     if (password !== undefined && password !== '') sealed = this.box.seal(password);
+    const passwordDropped = current.smtp.password_sealed !== undefined && sealed === undefined;
     const next = {
       ...current,
       ...patch,
-      smtp: { ...current.smtp, ...smtpPatch, password: undefined, password_set: undefined, password_sealed: sealed },
+      smtp: { ...smtp, password: undefined, password_set: undefined, password_sealed: sealed },
     };
     await this.repository.put(KEY, next);
-    return this.get();
+    return { ...(await this.get()), passwordDropped };
   }
 }

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { Client } from 'ldapts';
 import { HttpError } from '../../http/errors.js';
 import type { AuthService } from '../auth/auth.service.js';
@@ -12,6 +13,22 @@ export function escapeFilter(value: string): string {
 function urlOf(settings: LdapSettings): string {
   const [host, port] = settings.host.split(/:(?=\d+$)/);
   return `${settings.useSsl ? 'ldaps' : 'ldap'}://${host}:${port ?? (settings.useSsl ? 636 : 389)}`;
+}
+
+/**
+ * A directory failure in our words, never the server's own text (issue 14: a test must not echo
+ * what a foreign server says, nor tell a closed port from a silent one or another service).
+ */
+export function ldapFailure(error: unknown, target: string, step: 'bind' | 'search'): string {
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'number') {
+    if (code === 49) return `The directory at ${target} refused the service account's name or password.`;
+    return `The directory at ${target} refused the ${step} (LDAP result code ${code}).`;
+  }
+  return (
+    `Could not talk to a directory at ${target}: nothing answered, the name is unknown, or what answered is not ` +
+    'an LDAP server. Check the host, the port and the SSL setting.'
+  );
 }
 
 function first(value: unknown): string | undefined {
@@ -32,6 +49,7 @@ export class LdapService {
     private readonly config: SsoConfigService,
     private readonly auth: AuthService,
     private readonly accounts: ExternalAccounts,
+    private readonly log?: Pick<FastifyBaseLogger, 'warn'>,
   ) {}
 
   private client(settings: LdapSettings): Client {
@@ -42,15 +60,20 @@ export class LdapService {
   async test(settings: LdapSettings) {
     if (!settings.host || !settings.baseDn)
       return { ok: false, message: 'Enter the directory host and base DN first.' };
+    if (settings.passwordWithheld)
+      return {
+        ok: false,
+        message:
+          'The saved bind password is only ever sent to the saved host, for the saved service account: enter the ' +
+          'password to test another host or account.',
+      };
     const client = this.client(settings);
     try {
       await client.bind(settings.bindUser, settings.bindPassword);
     } catch (error) {
       await client.unbind().catch(() => undefined);
-      return {
-        ok: false,
-        message: `Could not bind to ${urlOf(settings)} ${settings.bindUser ? `as ${settings.bindUser}` : 'anonymously'}: ${(error as Error).message}`,
-      };
+      const who = settings.bindUser ? `as ${settings.bindUser}` : 'anonymously';
+      return { ok: false, message: `Could not bind ${who}. ${ldapFailure(error, urlOf(settings), 'bind')}` };
     }
     try {
       const { searchEntries } = await client.search(settings.baseDn, {
@@ -65,7 +88,10 @@ export class LdapService {
         users_found: searchEntries.length,
       };
     } catch (error) {
-      return { ok: false, message: `Bound, but searching ${settings.baseDn} failed: ${(error as Error).message}` };
+      return {
+        ok: false,
+        message: `Bound, but searching ${settings.baseDn} failed. ${ldapFailure(error, urlOf(settings), 'search')}`,
+      };
     } finally {
       await client.unbind().catch(() => undefined);
     }
@@ -86,7 +112,12 @@ export class LdapService {
       try {
         await service.bind(settings.bindUser, settings.bindPassword);
       } catch (error) {
-        throw new HttpError(502, `The directory refused Gatehouse's service account: ${(error as Error).message}`);
+        // What a person signing in reads: our words; the detail is in the server's log.
+        this.log?.warn({ err: error }, 'directory service account bind failed');
+        throw new HttpError(
+          502,
+          'Directory sign-in is unavailable: Gatehouse could not use its service account. Tell an administrator.',
+        );
       }
       const { searchEntries } = await service.search(settings.baseDn, {
         scope: 'sub',
@@ -116,7 +147,11 @@ export class LdapService {
       }
     } catch (error) {
       if (error instanceof HttpError) throw error;
-      throw new HttpError(502, `The directory could not be searched: ${(error as Error).message}`);
+      this.log?.warn({ err: error }, 'directory search failed');
+      throw new HttpError(
+        502,
+        'Directory sign-in is unavailable: the directory could not be searched. Try again later.',
+      );
     } finally {
       await service.unbind().catch(() => undefined);
     }

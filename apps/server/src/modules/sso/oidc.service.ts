@@ -16,14 +16,27 @@ function parseUrl(value: string): URL {
   }
 }
 
+/**
+ * A provider's refusal in our words: the OAuth error code (a registered token such as access_denied),
+ * never the provider's free text, and nothing of a failed connection (issue 14: a test must not echo
+ * a foreign server's words, nor tell a closed port from a silent one or another service).
+ */
 function describe(error: unknown): string {
-  if (error instanceof client.AuthorizationResponseError)
-    return `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
-  if (error instanceof client.ResponseBodyError)
-    return `${error.error}${error.error_description ? `: ${error.error_description}` : ''}`;
-  const e = error as { message?: string; cause?: { message?: string } };
-  return [e.message, e.cause?.message].filter(Boolean).join(': ') || String(error);
+  if (error instanceof client.AuthorizationResponseError || error instanceof client.ResponseBodyError) {
+    const code = /^[\x20-\x7e]{1,64}$/.test(error.error) ? error.error : 'an unreadable error';
+    return `the provider answered ${code}`;
+  }
+  const e = error as { message?: string; cause?: { message?: string; claim?: string } };
+  const text = [e.message, e.cause?.message, e.cause?.claim].filter(Boolean).join(' ');
+  if (/nonce/i.test(text)) return 'the answer did not match this sign-in (nonce)';
+  if (/state/i.test(text)) return 'the answer did not match this sign-in (state)';
+  return 'its answer could not be checked';
 }
+
+/** A failed discovery: whatever went wrong, one message that names the address only. */
+const unreadable = (url: string) =>
+  `Could not read an OpenID provider's discovery document at ${url}: nothing answered there, or what answered is ` +
+  'not an OpenID provider. Check the well-known URL.';
 
 function stringList(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
@@ -78,13 +91,14 @@ export class OidcService {
       const config = await this.discover(url, s.clientId || 'gatehouse-test', '');
       const meta = config.serverMetadata();
       const missing = (['authorization_endpoint', 'token_endpoint', 'jwks_uri'] as const).filter((k) => !meta[k]);
-      if (missing.length) return { ok: false, message: `The discovery document lacks ${missing.join(', ')}.` };
+      // What answered is not a provider: the same words as when nothing answers (no port scanner).
+      if (missing.length) return { ok: false, message: unreadable(url) };
       if (!meta.supportsPKCE())
         return { ok: false, message: 'The provider does not announce PKCE with S256, which Gatehouse requires.' };
       return { ok: true, message: `Found the OpenID provider ${meta.issuer}.`, issuer: meta.issuer };
     } catch (error) {
       if (error instanceof HttpError) return { ok: false, message: error.message };
-      return { ok: false, message: `Could not read ${url}: ${describe(error)}` };
+      return { ok: false, message: unreadable(url) };
     }
   }
 
@@ -93,7 +107,7 @@ export class OidcService {
     const s = await this.settings.oidc();
     const config = await this.configuration(s).catch((error: unknown) => {
       if (error instanceof HttpError) throw error;
-      throw new HttpError(502, `The OpenID provider could not be reached: ${describe(error)}`);
+      throw new HttpError(502, `Single sign-on is unavailable. ${unreadable(s.wellKnownUrl)} (Tell an administrator.)`);
     });
     const verifier = client.randomPKCECodeVerifier();
     const nonce = client.randomNonce();
@@ -127,7 +141,7 @@ export class OidcService {
       const text = describe(error);
       if (/nonce/i.test(text))
         throw new HttpError(401, 'The identity provider’s answer did not match this sign-in (nonce). Sign in again.');
-      throw new HttpError(401, `The identity provider’s answer was refused: ${text}`);
+      throw new HttpError(401, `The identity provider’s answer was refused: ${text}. Sign in again.`);
     }
     const claims = tokens.claims();
     if (!claims) throw new HttpError(401, 'The identity provider sent no ID token.');

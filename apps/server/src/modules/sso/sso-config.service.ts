@@ -22,7 +22,17 @@ export interface LdapSettings {
   useSsl: boolean;
   userFilter: string;
   groupFilter: string;
+  /**
+   * True when a test names another host or service account than the saved ones and sends no
+   * password: the stored password was given for the saved server and account only, and is not
+   * sent anywhere else (issue 14).
+   */
+  passwordWithheld?: boolean;
 }
+
+/** Compares directory hosts as typed ("LDAP.example:389 " and "ldap.example:389" are one host). */
+const sameHost = (a: string | undefined, b: string | undefined) =>
+  (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
 
 interface Stored {
   auth_type?: 1 | 2 | 3 | 4;
@@ -200,10 +210,16 @@ export class SsoConfigService {
   async ldap(overrides: ParsedBodyOf<Routes['testLdap']> = {}): Promise<LdapSettings> {
     const current = (await this.get()).ldap_config;
     const sealed = (await this.stored()).ldap_config?.ldap_bind_password_sealed;
+    const host = overrides.ldap_host ?? current.ldap_host;
+    const bindUser = overrides.ldap_bind_user ?? current.ldap_bind_user;
+    // The stored password goes only to the saved host, for the saved account.
+    const elsewhere = !sameHost(host, current.ldap_host) || bindUser !== current.ldap_bind_user;
+    const passwordWithheld = !overrides.ldap_bind_password && Boolean(sealed) && elsewhere;
     return {
-      host: overrides.ldap_host ?? current.ldap_host,
-      bindUser: overrides.ldap_bind_user ?? current.ldap_bind_user,
-      bindPassword: overrides.ldap_bind_password || (sealed ? this.box.open(sealed) : ''),
+      host,
+      bindUser,
+      bindPassword: overrides.ldap_bind_password || (sealed && !elsewhere ? this.box.open(sealed) : ''),
+      passwordWithheld,
       baseDn: overrides.ldap_base_dn ?? current.ldap_base_dn,
       useSsl: overrides.ldap_use_ssl ?? current.ldap_use_ssl,
       userFilter: overrides.ldap_user_object_filter ?? current.ldap_user_object_filter,
@@ -211,24 +227,37 @@ export class SsoConfigService {
     };
   }
 
+  /**
+   * Saves a change. A stored secret was given for one server and one account: changing the
+   * directory host or service account drops the bind password, and changing the OpenID provider's
+   * well-known URL or the client id drops the client secret, unless a new one comes in the same
+   * change (issue 14: otherwise whoever may edit the form could send it to a server of theirs).
+   */
   async save(body: ParsedBodyOf<Routes['saveSsoConfig']>) {
     const s = await this.stored();
     const next: Stored = { ...s, auth_type: body.auth_type ?? s.auth_type ?? 1 };
+    const dropped: string[] = [];
     if (body.ldap_config) {
       const { ldap_bind_password: password, ...rest } = body.ldap_config;
-      next.ldap_config = {
-        ...s.ldap_config,
-        ...rest,
-        ...(password ? { ldap_bind_password_sealed: this.box.seal(password) } : {}),
-      };
+      const merged = { ...s.ldap_config, ...rest };
+      const moved =
+        !sameHost(merged.ldap_host, s.ldap_config?.ldap_host) ||
+        (merged.ldap_bind_user ?? '') !== (s.ldap_config?.ldap_bind_user ?? '');
+      let sealed = moved ? undefined : s.ldap_config?.ldap_bind_password_sealed;
+      if (password) sealed = this.box.seal(password);
+      else if (moved && s.ldap_config?.ldap_bind_password_sealed) dropped.push('the directory bind password');
+      next.ldap_config = { ...merged, ldap_bind_password_sealed: sealed };
     }
     if (body.oidc_config) {
       const { client_secret: secret, ...rest } = body.oidc_config;
-      next.oidc_config = {
-        ...s.oidc_config,
-        ...rest,
-        ...(secret ? { client_secret_sealed: this.box.seal(secret) } : {}),
-      };
+      const merged = { ...s.oidc_config, ...rest };
+      const moved =
+        (merged.well_known_url ?? '').trim() !== (s.oidc_config?.well_known_url ?? '').trim() ||
+        (merged.client_id ?? '') !== (s.oidc_config?.client_id ?? '');
+      let sealed = moved ? undefined : s.oidc_config?.client_secret_sealed;
+      if (secret) sealed = this.box.seal(secret);
+      else if (moved && s.oidc_config?.client_secret_sealed) dropped.push('the OpenID Connect client secret');
+      next.oidc_config = { ...merged, client_secret_sealed: sealed };
     }
     if (body.saml_config) {
       const { sp, ...rest } = body.saml_config;
@@ -238,6 +267,10 @@ export class SsoConfigService {
     }
     if (body.admin_groups) next.admin_groups = [...new Set(body.admin_groups)];
     await this.settings.put(KEY, next);
-    return { message: 'Configuration saved.', config: await this.get() };
+    const message = dropped.length
+      ? `Configuration saved. ${dropped.join(' and ')} ${dropped.length > 1 ? 'were' : 'was'} removed because the ` +
+        'server or account changed: enter it again.'
+      : 'Configuration saved.';
+    return { message, config: await this.get() };
   }
 }

@@ -78,12 +78,15 @@ describe.each(DATABASES)('an identity provider cannot hijack accounts or make it
   });
 
   it('single sign-on does not attach to an unverified local account', async () => {
-    // The attacker signs up first with the victim's address and a password of their own.
+    // The attacker signs up first with the victim's address and a password of their own, while
+    // password sign-in was still the method (once single sign-on is on, sign-up is refused).
     await server.call('POST', '/api/settings', { token: admin, body: { allow_signup: true } });
+    await server.call('POST', '/sso/config', { token: admin, body: { auth_type: 1 } });
     const signUp = await server.call('POST', '/api/users', {
       body: { email: 'victim@example.test', name: 'Attacker', password: 'attacker-password' },
     });
     expect(signUp.status).toBe(201);
+    await server.call('POST', '/sso/config', { token: admin, body: { auth_type: 3 } });
     const squatted = await server.services.repositories.users.findByEmail('victim@example.test');
     const link = /verify-email\?token=([A-Za-z0-9_-]+)/.exec(mails.at(-1)?.text ?? '')?.[1] ?? '';
 

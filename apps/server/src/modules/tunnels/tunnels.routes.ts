@@ -17,8 +17,8 @@ export function tunnelHandlers(s: Services): TunnelHandlers {
   return {
     listTunnels: ({ principal }) => s.tunnels.listFor(principal),
     listAllTunnels: () => s.tunnels.listAll(),
-    createTunnel: async ({ params, body, request }) => {
-      const created = await s.tunnels.create(params.type, body);
+    createTunnel: async ({ principal, params, body, request }) => {
+      const created = await s.tunnels.create(principal, params.type, body);
       request.auditNote.target = created.definition.id;
       request.auditNote.detail = {
         type: params.type,
@@ -28,19 +28,19 @@ export function tunnelHandlers(s: Services): TunnelHandlers {
       };
       return created;
     },
-    updateTunnel: ({ params, body, request }) => {
+    updateTunnel: ({ principal, params, body, request }) => {
       request.auditNote.detail = { fields: Object.keys(body).filter((k) => k !== 'password') };
-      return s.tunnels.update(params.id, body);
+      return s.tunnels.update(principal, params.id, body);
     },
     deleteTunnel: ({ params }) => s.tunnels.delete(params.id),
-    setTunnelUsers: ({ params, body, request }) => {
+    setTunnelUsers: ({ principal, params, body, request }) => {
       request.auditNote.detail = { users: body.users };
-      return s.tunnels.setUsers(params.id, body.users);
+      return s.tunnels.setUsers(principal, params.id, body.users);
     },
-    setTunnelAgents: ({ params, body, request }) => {
+    setTunnelAgents: ({ principal, params, body, request }) => {
       const agents = Array.isArray(body) ? body : body.agents;
       request.auditNote.detail = { agents };
-      return s.tunnels.setAgents(params.id, agents);
+      return s.tunnels.setAgents(principal, params.id, agents);
     },
   };
 }

@@ -105,17 +105,20 @@ export class TunnelsService {
     return { ...values, sshLogin: login, ...credential };
   }
 
-  /** Creates a definition. */
-  async create(type: Type, fields: Fields) {
+  /** Creates a definition for a host the caller reaches already (the policy's guard). */
+  async create(principal: Principal, type: Type, fields: Fields) {
     const values = await this.prepare(type, fields);
+    await this.policy.grants.mayAdmitToHosts(principal, [values.agentId]);
     const id = await this.tunnels.create({ ...values, type, name: fields.name });
     return { definition: toDefinition(await this.require(id)), message: 'Tunnel created' };
   }
 
-  /** Changes a definition. */
-  async update(id: string, fields: Partial<Fields>) {
+  /** Changes a definition, when the caller reaches its host (and the new one, if it moves). */
+  async update(principal: Principal, id: string, fields: Partial<Fields>) {
     const current = await this.require(id);
-    await this.tunnels.update(id, await this.prepare(current.type as Type, fields, current));
+    const values = await this.prepare(current.type as Type, fields, current);
+    await this.policy.grants.mayAdmitToHosts(principal, [current.agentId, values.agentId]);
+    await this.tunnels.update(id, values);
     return { definition: toDefinition(await this.require(id)), message: 'Tunnel updated' };
   }
 
@@ -125,9 +128,10 @@ export class TunnelsService {
     return { message: 'Tunnel deleted' };
   }
 
-  /** Admits exactly these users directly. */
-  async setUsers(id: string, userIds: string[]) {
-    await this.require(id);
+  /** Admits exactly these users directly, when the caller reaches the definition's host. */
+  async setUsers(principal: Principal, id: string, userIds: string[]) {
+    const current = await this.require(id);
+    await this.policy.grants.mayAdmitToHosts(principal, [current.agentId]);
     const unique = [...new Set(userIds)];
     const known = await this.users.existingIds(unique);
     const missing = unique.filter((u) => !known.includes(u));
@@ -136,9 +140,10 @@ export class TunnelsService {
     return { message: 'Tunnel updated' };
   }
 
-  /** Lets exactly these agents open the tunnel. */
-  async setAgents(id: string, agentIds: string[]) {
-    await this.require(id);
+  /** Lets exactly these agents open the tunnel, when the caller reaches the definition's host. */
+  async setAgents(principal: Principal, id: string, agentIds: string[]) {
+    const current = await this.require(id);
+    await this.policy.grants.mayAdmitToHosts(principal, [current.agentId]);
     const unique = [...new Set(agentIds)];
     const known = await this.groups.existingAgents(unique);
     const missing = unique.filter((a) => !known.includes(a));

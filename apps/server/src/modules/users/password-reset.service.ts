@@ -116,6 +116,14 @@ export class PasswordResetService {
     if (!(await this.deps.settings.get()).allow_signup) {
       throw new HttpError(403, 'Sign-up is turned off here. Ask an administrator for an account.');
     }
+    if ((await this.deps.auth.method()) !== 1) {
+      // A password account could not sign in anyway; the provider creates the account on first sign-in.
+      throw new HttpError(
+        403,
+        'This organisation signs in through single sign-on or a directory: use that sign-in on the sign-in ' +
+          'screen, and your account is created the first time.',
+      );
+    }
     const email = input.email.trim().toLowerCase();
     const lifetime = EMAIL_VERIFICATION_HOURS * 3600_000;
     await this.deps.verifications.deleteStaleUnverified(email, new Date(Date.now() - lifetime));

@@ -113,6 +113,17 @@ describe.each(DATABASES)('sign-up proves the email before the account can do any
     expect((await login('owner@example.test', 'owner-password')).status).toBe(200);
   });
 
+  it('sign-up is refused while single sign-on or a directory is the sign-in method', async () => {
+    await server.services.repositories.settings.put('auth', { auth_type: 3 });
+    const res = await server.call<ErrorAnswer>('POST', '/api/users', {
+      body: { email: 'sso-era@example.test', name: 'Late', password: 'late-password' },
+    });
+    await server.services.repositories.settings.put('auth', { auth_type: 1 });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toMatch(/use that sign-in/);
+    expect(await server.services.repositories.users.findByEmail('sso-era@example.test')).toBeUndefined();
+  });
+
   it('a password reset link verifies the address too', async () => {
     await server.call('POST', '/api/users', {
       body: { email: 'rita@example.test', name: 'Rita', password: 'rita-password' },

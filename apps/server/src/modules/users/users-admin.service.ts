@@ -5,7 +5,7 @@ import { isUniqueViolation } from '../../lib/db-errors.js';
 import type { Principal } from '../auth/principal.js';
 import type { GroupsRepository } from '../groups/groups.repository.js';
 import type { RolesAdminRepository } from '../roles/roles-admin.repository.js';
-import { assertMayGrant } from '../roles/grant-guard.js';
+import type { AccessPolicy } from '../policy/access-policy.js';
 import type { UserListOptions, UserListRow, UsersAdminRepository } from './users-admin.repository.js';
 import type { UsersRepository } from './users.repository.js';
 import type { UsersService } from './users.service.js';
@@ -33,6 +33,7 @@ export class UsersAdminService {
     private readonly roles: RolesAdminRepository,
     private readonly groups: GroupsRepository,
     private readonly usersService: UsersService,
+    private readonly policy: AccessPolicy,
   ) {}
 
   /** Everyone for holders of list-user; only themselves for anyone else. */
@@ -61,7 +62,7 @@ export class UsersAdminService {
       for (const name of extra) {
         const role = await this.roles.find(name);
         if (!role) throw new HttpError(404, `There is no role named ${name}.`);
-        assertMayGrant(principal, role.permissions);
+        this.policy.grants.mayGrantRole(principal, role);
       }
     }
     try {
@@ -84,10 +85,14 @@ export class UsersAdminService {
     return { user: toUserItem(row), message: 'User created' };
   }
 
-  /** Deletes a user; never oneself, never the last administrator. */
+  /**
+   * Deletes a user; never oneself, never the last administrator, and only an account that holds
+   * nothing the caller lacks (the policy's account guard).
+   */
   async delete(principal: Principal, email: string) {
     const user = await this.require(email);
     if (user.id === principal.userId) throw new HttpError(409, 'You cannot delete your own account.');
+    await this.policy.grants.mayActOnAccount(principal, user);
     const outcome = await this.admin.deleteKeepingHolder(user.id, ADMIN_ROLE);
     if (outcome === 'last-holder')
       throw new HttpError(409, 'This is the last administrator: give the admin role to someone else first.');
@@ -108,7 +113,7 @@ export class UsersAdminService {
     const user = await this.require(email);
     const role = await this.roles.find(roleName);
     if (!role) throw new HttpError(404, `There is no role named ${roleName}.`);
-    assertMayGrant(principal, role.permissions);
+    this.policy.grants.mayGrantRole(principal, role);
     const outcome = await this.admin.removeRoleKeepingHolder(user.id, roleName, ADMIN_ROLE);
     if (outcome === 'last-holder') throw new HttpError(409, 'The admin role must keep at least one holder.');
     if (outcome === 'not-held') throw new HttpError(404, `${email} does not hold the role ${roleName}.`);
