@@ -50,7 +50,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'modify-user-role': 'Assign roles to users and remove them',
   'modify-tunnel-definition': 'Change or delete tunnel definitions',
   'create-tunnel-definition': 'Create tunnel definitions',
-  'create-tunnel': 'Open tunnels through the gateway',
+  'create-tunnel': 'Open sessions and tunnels through the gateway (to hosts a definition admits them to)',
   'list-user': 'List users',
   'list-audit-log': 'Read the audit trail',
   'modify-user': 'Create and delete users; send password resets to others',
@@ -74,7 +74,9 @@ export const DEFAULT_SIGNUP_ROLE = USER_ROLE;
 /** Permissions each built-in role starts with. */
 export const BUILTIN_ROLE_PERMISSIONS: Record<string, readonly Permission[]> = {
   [ADMIN_ROLE]: PERMISSIONS,
-  [USER_ROLE]: [],
+  // Opening sessions and tunnels at all (issue 14: enforced by the policy); an administrator can take
+  // it from the user role to stop every non-administrator at once. Given when the role is created.
+  [USER_ROLE]: ['create-tunnel'],
 };
 
 /** The union of the roles' permissions, without duplicates, in catalogue order. */

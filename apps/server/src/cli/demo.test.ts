@@ -24,7 +24,7 @@ describe.each(DATABASES)('demo data on %s', (kind) => {
       body: { email: 'farid.nasser@demo.gatehouse.test', password: DEMO_PASSWORD },
     });
     expect(res.status).toBe(200);
-    expect(res.body.response.user.effectivePermissions).toEqual(['list-host']);
+    expect(res.body.response.user.effectivePermissions).toEqual(['list-host', 'create-tunnel']);
   });
 
   it('fills every screen that exists: nested groups, enrolled hosts, keys and tunnel definitions', async () => {

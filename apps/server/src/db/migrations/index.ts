@@ -11,6 +11,7 @@ import { sql as mailOutbox } from './0012-mail-outbox.js';
 import { sql as accountTrust } from './0013-account-trust.js';
 import { sql as agentTrust } from './0014-agent-trust.js';
 import { sql as liveRights } from './0015-live-rights.js';
+import { sql as openPermission } from './0016-open-permission.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -27,4 +28,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0013-account-trust', sql: accountTrust },
   { id: '0014-agent-trust', sql: agentTrust },
   { id: '0015-live-rights', sql: liveRights },
+  { id: '0016-open-permission', sql: openPermission },
 ];

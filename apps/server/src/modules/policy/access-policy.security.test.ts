@@ -155,4 +155,35 @@ describe.each(DATABASES)('the access policy on %s', (kind) => {
     // The listed agent with its own credential passes (then meets the absent agent stream: 502).
     expect(await as('web-01')).toBe(502);
   });
+
+  it('a user whose roles lack create-tunnel cannot open a tunnel a definition admits them to', async () => {
+    const url = `${server.url.replace('http', 'ws')}/api/tunnel/connect?definition=${rdpId}`;
+    // Only the roles given: no built-in user role, so create-tunnel is not held.
+    await server.createUser('no-open@example.test', 'no-open-password', { roles: [], permissions: ['list-recording'] });
+    await server.call('PUT', `/api/tunneldefinition/${rdpId}/users`, {
+      token: admin,
+      body: { users: [await userId('rdp-user@example.test'), await userId('no-open@example.test')] },
+    });
+    const noOpen = await server.login('no-open@example.test', 'no-open-password');
+    expect(await upgradeStatus(url, { 'authentication-token': noOpen })).toBe(403);
+    expect((await denials()).at(-1)).toMatchObject({
+      actor: 'no-open@example.test',
+      detail: { what: 'tunnel.rdp', why: 'no role of the user holds create-tunnel' },
+    });
+    // Taking create-tunnel from the user role stops everyone who held it only through that role.
+    const rdpUser = await server.login('rdp-user@example.test', 'rdp-user-password');
+    expect(await upgradeStatus(url, { 'authentication-token': rdpUser })).toBe(502);
+    const taken = await server.call('DELETE', '/api/role/user/permissions', {
+      token: admin,
+      body: { permissions: ['create-tunnel'] },
+    });
+    expect(taken.status, JSON.stringify(taken.body)).toBe(200);
+    expect(await upgradeStatus(url, { 'authentication-token': rdpUser })).toBe(403);
+    const given = await server.call('PUT', '/api/role/user/permissions', {
+      token: admin,
+      body: { permissions: ['create-tunnel'] },
+    });
+    expect(given.status, JSON.stringify(given.body)).toBe(200);
+    expect(await upgradeStatus(url, { 'authentication-token': rdpUser })).toBe(502);
+  });
 });

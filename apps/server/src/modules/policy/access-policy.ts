@@ -1,3 +1,4 @@
+import { ADMIN_ROLE } from '@gatehouse/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentsRepository } from '../agents/agents.repository.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
@@ -24,6 +25,9 @@ export interface PolicyDeps {
   audit: AuditRepository;
   log: FastifyBaseLogger;
 }
+
+/** The permission that lets a user open sessions and tunnels at all (spec: create-tunnel). */
+export const OPEN_PERMISSION = 'create-tunnel';
 
 function idOf(person: Person): string {
   return 'userId' in person ? person.userId : person.id;
@@ -63,18 +67,23 @@ export class AccessPolicy {
     const type = definitionTypeFor(use);
     const candidates =
       typeof definitionOrHost === 'string' ? await this.forHost(definitionOrHost, type) : [definitionOrHost];
-    const groups = await this.deps.groups.memberships(userId);
+    const [groups, roles] = await Promise.all([this.deps.groups.memberships(userId), this.deps.users.rolesOf(userId)]);
+    // Opening anything through the gateway needs create-tunnel from a role (the built-in user role
+    // has it unless an administrator took it away): read now, so a role change applies at once.
+    const mayOpen = roles.some((r) => r.name === ADMIN_ROLE || r.permissions.includes(OPEN_PERMISSION));
     const admitted = candidates.find(
       (d) => d.type === type && this.admits(d, userId, groups) && (use !== 'forward' || d.allowPortForwarding),
     );
-    if (admitted) return admitted;
+    if (admitted && mayOpen) return admitted;
     const target = typeof definitionOrHost === 'string' ? definitionOrHost : definitionOrHost.name;
     const why =
       candidates.length === 0
         ? `no ${type} tunnel definition exists for ${target}`
-        : use === 'forward' && candidates.some((d) => d.type === type && this.admits(d, userId, groups))
-          ? 'no definition that admits the user allows port forwarding'
-          : 'no tunnel definition admits the user, directly or through a group';
+        : admitted
+          ? `no role of the user holds ${OPEN_PERMISSION}`
+          : use === 'forward' && candidates.some((d) => d.type === type && this.admits(d, userId, groups))
+            ? 'no definition that admits the user allows port forwarding'
+            : 'no tunnel definition admits the user, directly or through a group';
     await this.deny({ actorId: userId, actor: person.email, what: `tunnel.${use}`, target, why }, context);
     return undefined;
   }

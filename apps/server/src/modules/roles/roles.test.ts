@@ -29,7 +29,7 @@ describe.each(DATABASES)('roles on %s', (kind) => {
     const adminRole = res.body.roles.find((r) => r.name === 'admin');
     expect(adminRole?.builtin).toBe(true);
     expect([...(adminRole?.permissions ?? [])].sort()).toEqual([...PERMISSIONS].sort());
-    expect(res.body.roles.find((r) => r.name === 'user')?.permissions).toEqual([]);
+    expect(res.body.roles.find((r) => r.name === 'user')?.permissions).toEqual(['create-tunnel']);
     const catalogue = await server.call<{ permissions: string[] }>('GET', '/api/permission', { token: admin });
     expect(catalogue.body.permissions).toEqual([...PERMISSIONS]);
   });
@@ -93,7 +93,7 @@ describe.each(DATABASES)('roles on %s', (kind) => {
     expect(again.body.message).toBe('The user you are trying to add has already been added.');
     const june = await server.login('june@example.test', 'june-password');
     const me = await server.call<{ user: { effectivePermissions: string[] } }>('GET', '/api/user/me', { token: june });
-    expect(me.body.user.effectivePermissions).toEqual(['list-recording', 'list-group', 'list-user']);
+    expect(me.body.user.effectivePermissions).toEqual(['list-recording', 'list-group', 'create-tunnel', 'list-user']);
     expect(
       (await server.call('PUT', '/api/role/support/users', { token: admin, body: { users: ['ghost@example.test'] } }))
         .status,
@@ -143,7 +143,7 @@ describe.each(DATABASES)('roles on %s', (kind) => {
     const june = await server.login('june@example.test', 'june-password');
     expect((await server.call('DELETE', '/api/role/support', { token: admin })).status).toBe(200);
     const me = await server.call<{ user: { effectivePermissions: string[] } }>('GET', '/api/user/me', { token: june });
-    expect(me.body.user.effectivePermissions).toEqual([]);
+    expect(me.body.user.effectivePermissions).toEqual(['create-tunnel']);
     expect((await server.call('GET', '/api/role/support', { token: admin })).status).toBe(404);
   });
 });

@@ -15,10 +15,14 @@ export class UsersService {
     private readonly roles: RolesRepository,
   ) {}
 
-  /** Makes sure the built-in roles exist and hold their permissions (new ones arrive with upgrades). */
+  /**
+   * Makes sure the built-in roles exist. The admin role holds every permission (new ones arrive with
+   * upgrades); the user role gets its defaults only when it is created, so a permission an
+   * administrator took from it (create-tunnel) stays taken across restarts.
+   */
   async ensureBuiltinRoles(): Promise<void> {
     for (const [name, permissions] of Object.entries(BUILTIN_ROLE_PERMISSIONS)) {
-      await this.roles.ensure(name, permissions, true);
+      if (name === ADMIN_ROLE || !(await this.roles.exists(name))) await this.roles.ensure(name, permissions, true);
     }
   }
 
