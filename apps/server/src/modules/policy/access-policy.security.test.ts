@@ -186,4 +186,49 @@ describe.each(DATABASES)('the access policy on %s', (kind) => {
     expect(given.status, JSON.stringify(given.body)).toBe(200);
     expect(await upgradeStatus(url, { 'authentication-token': rdpUser })).toBe(502);
   });
+
+  it('a holder of terminate-session cannot end a session they may not watch', async () => {
+    // A live session on web-01 (its row; the process holding it is elsewhere).
+    const file = path.join(server.dataDir, 'recordings', 'test', 'live.cast');
+    fs.writeFileSync(file, `${JSON.stringify({ version: 2, width: 80, height: 24 })}\n`);
+    const live = await server.services.repositories.recordings.create({
+      type: 'ssh',
+      agentId: agents['web-01']!.id,
+      hostname: 'web-01',
+      userId: null,
+      userEmail: 'victim@example.test',
+      definitionId: null,
+      definitionName: 'web-01 shell',
+      startedOn: new Date(),
+      storagePath: file,
+    });
+    // Admitted to web-01 (it reaches the host) and holding terminate-session, but not list-recording.
+    await server.createUser('ender@example.test', 'ender-password', { permissions: ['terminate-session'] });
+    await server.createUser('watcher@example.test', 'watcher-password', {
+      permissions: ['terminate-session', 'list-recording'],
+    });
+    const ssh = (await server.services.repositories.tunnels.listAll()).find((d) => d.name === 'web-01 shell')!;
+    await server.call('PUT', `/api/tunneldefinition/${ssh.id}/users`, {
+      token: admin,
+      body: {
+        users: [
+          await userId('web-user@example.test'),
+          await userId('ender@example.test'),
+          await userId('watcher@example.test'),
+        ],
+      },
+    });
+    const ender = await server.login('ender@example.test', 'ender-password');
+    const refused = await server.call('DELETE', `/api/tunnel/${live.id}`, { token: ender });
+    expect(refused.status).toBe(404);
+    // With list-recording the same call passes the policy (and finds no instance holding it: 409).
+    const watcher = await server.login('watcher@example.test', 'watcher-password');
+    expect((await server.call('DELETE', `/api/tunnel/${live.id}`, { token: watcher })).status).toBe(409);
+    // Out of reach, list-recording or not: unknown.
+    await server.createUser('far@example.test', 'far-password', {
+      permissions: ['terminate-session', 'list-recording'],
+    });
+    const far = await server.login('far@example.test', 'far-password');
+    expect((await server.call('DELETE', `/api/tunnel/${live.id}`, { token: far })).status).toBe(404);
+  });
 });

@@ -222,10 +222,14 @@ export class SessionsService {
     return { upto: chain.length, events };
   }
 
-  /** Ends a live session within a second; the user is told who ended it. */
+  /**
+   * Ends a live session within a second; the user is told who ended it. terminate-session (the
+   * route's permission) acts on sessions the principal may watch: list-recording and the host in
+   * reach, as the policy answers for watching; anything else is answered as unknown.
+   */
   async terminate(principal: Principal, id: string, hostId: string | undefined) {
     const row = await this.rows.find(id);
-    if (!row || !(await this.policy.reaches(principal, row.agentId)))
+    if (!row || !(await this.policy.mayWatch(principal, row)))
       throw new HttpError(404, 'There is no session with that id.');
     if (hostId && row.agentId && hostId !== row.agentId)
       throw new HttpError(400, 'The host-id header names another host than the session’s.');
