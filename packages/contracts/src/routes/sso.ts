@@ -197,9 +197,13 @@ export const saveSsoConfig = defineRoute({
   tag: 'auth',
   summary:
     'Change the sign-in configuration: only the fields sent change; secrets are stored encrypted. Needs fresh ' +
-    'authentication. Administrators can always sign in with their password (break-glass).',
+    'authentication and the admin role (the configuration decides who every account is; manage-sso-config alone ' +
+    'reads it and tests connections). Changing the directory host or service account drops the stored bind ' +
+    'password, changing the OpenID provider or client id the client secret, unless a new one is sent. ' +
+    'Administrators can always sign in with their password (break-glass).',
   access: { kind: 'permissions', anyOf: ['manage-sso-config'] },
   fresh: true,
+  errors: { 403: 'the caller does not hold the admin role (nothing was saved)' },
   body: z.strictObject({
     auth_type: AuthType.optional(),
     ldap_config: LdapInput.optional(),

@@ -114,7 +114,7 @@ describe.each(DATABASES)('outbound connections an administrator configures, on %
 
   it('changing the directory host or service account drops the stored bind password', async () => {
     await storeDirectory();
-    const moved = await saveConfig(sso, { ldap_config: { ldap_host: `127.0.0.1:${banner.port}` } });
+    const moved = await saveConfig(admin, { ldap_config: { ldap_host: `127.0.0.1:${banner.port}` } });
     expect(moved.status).toBe(200);
     expect(moved.body.config.ldap_config.ldap_bind_password_set).toBe(false);
     expect(moved.body.message).toMatch(/directory bind password was removed because the server or account changed/);
@@ -123,15 +123,15 @@ describe.each(DATABASES)('outbound connections an administrator configures, on %
     expect(banner.seen().bytes).not.toContain(BIND_PASSWORD);
 
     await storeDirectory();
-    const account = await saveConfig(sso, { ldap_config: { ldap_bind_user: 'cn=other,dc=example,dc=test' } });
+    const account = await saveConfig(admin, { ldap_config: { ldap_bind_user: 'cn=other,dc=example,dc=test' } });
     expect(account.body.config.ldap_config.ldap_bind_password_set).toBe(false);
     // An unchanged host (as typed differently) keeps it; so does a change that brings a new password.
     await storeDirectory();
-    const same = await saveConfig(sso, {
+    const same = await saveConfig(admin, {
       ldap_config: { ldap_host: ` 127.0.0.1:${savedLdapPort} `, ldap_use_ssl: false },
     });
     expect(same.body.config.ldap_config.ldap_bind_password_set).toBe(true);
-    const withNew = await saveConfig(sso, {
+    const withNew = await saveConfig(admin, {
       ldap_config: { ldap_host: `127.0.0.1:${banner.port}`, ldap_bind_password: 'a-new-password' },
     });
     expect(withNew.body.config.ldap_config.ldap_bind_password_set).toBe(true);
@@ -147,7 +147,7 @@ describe.each(DATABASES)('outbound connections an administrator configures, on %
       },
     });
     expect(first.body.config.oidc_config.client_secret_set).toBe(true);
-    const moved = await saveConfig(sso, {
+    const moved = await saveConfig(admin, {
       oidc_config: { well_known_url: `http://127.0.0.1:${web.port}/.well-known/openid-configuration` },
     });
     expect(moved.status).toBe(200);
@@ -158,7 +158,7 @@ describe.each(DATABASES)('outbound connections an administrator configures, on %
     );
 
     await saveConfig(admin, { oidc_config: { client_secret: CLIENT_SECRET } });
-    const client = await saveConfig(sso, { oidc_config: { client_id: 'attacker-client' } });
+    const client = await saveConfig(admin, { oidc_config: { client_id: 'attacker-client' } });
     expect(client.body.config.oidc_config.client_secret_set).toBe(false);
   });
 
@@ -194,5 +194,23 @@ describe.each(DATABASES)('outbound connections an administrator configures, on %
     expect(toWeb.ok).toBe(false);
     expect(JSON.stringify(toWeb)).not.toMatch(/ForeignBanner|secret-internal-build/);
     expect(toWeb.message.replace(String(web.port), 'PORT')).toBe(toNothing.message.replace(String(closed), 'PORT'));
+  });
+
+  it('a holder of manage-sso-config cannot change the sign-in configuration', async () => {
+    const before = JSON.stringify(await server.services.repositories.settings.get('auth'));
+    for (const body of [
+      { auth_type: 3 },
+      { admin_groups: ['attackers'] },
+      { oidc_config: { well_known_url: `http://127.0.0.1:${web.port}/.well-known/openid-configuration` } },
+      { ldap_config: { ldap_user_object_filter: '(|(uid=mallory)(mail={email}))' } },
+      { saml_config: { idp: { entityId: 'https://idp.evil.example.test' } } },
+    ]) {
+      const res = await saveConfig(sso, body);
+      expect(res.status, JSON.stringify(body)).toBe(403);
+      expect(res.body.message).toMatch(/Only holders of the admin role may change the sign-in configuration/);
+    }
+    expect(JSON.stringify(await server.services.repositories.settings.get('auth'))).toBe(before);
+    // Reading it and testing connections stay theirs.
+    expect((await server.call('GET', '/sso/config', { token: sso })).status).toBe(200);
   });
 });

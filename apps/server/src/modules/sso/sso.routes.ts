@@ -1,3 +1,4 @@
+import { holdsAdminRole } from '../auth/principal.js';
 import type { FastifyInstance } from 'fastify';
 import { samlAcs } from '@gatehouse/contracts';
 import type { Handlers } from '../../http/bind-routes.js';
@@ -41,7 +42,20 @@ export function ssoHandlers(
 > {
   return {
     getSsoConfig: () => s.ssoConfig.get(),
-    saveSsoConfig: ({ body }) => s.ssoConfig.save(body),
+    saveSsoConfig: ({ body, principal, request }) => {
+      // The sign-in configuration decides who every account is: a provider, directory or filter of
+      // someone's choosing signs in as anyone, and provider groups give roles. So changing it is an
+      // administrator's act (issue 14's grant guard); manage-sso-config alone reads it and tests.
+      if (!holdsAdminRole(principal)) {
+        request.auditNote.detail = { refused: Object.keys(body) };
+        throw new HttpError(
+          403,
+          'Only holders of the admin role may change the sign-in configuration: it decides who every account is. ' +
+            'You may read it and test connections; ask an administrator to save changes.',
+        );
+      }
+      return s.ssoConfig.save(body);
+    },
     testLdap: async ({ body }) => s.ldap.test(await s.ssoConfig.ldap(body)),
     testOidc: ({ body }) => s.oidc.test(body.well_known_url),
     ldapLogin: async ({ body, request }) => {
