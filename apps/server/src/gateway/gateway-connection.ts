@@ -351,6 +351,12 @@ export class GatewayConnection implements IdleCandidate {
       const same = current && current.agentId === definition.agentId && current.port === definition.port;
       if (!same || !(await this.s.policy.admit(user, current, 'shell', { source: this.source })))
         why = `Your access to ${this.host} was withdrawn`;
+      // Open forwards (ssh -L) live only while a definition still allows forwarding for this user.
+      else if (
+        this.forwards.size > 0 &&
+        !(await this.s.policy.admit(user, this.host, 'forward', { source: this.source }))
+      )
+        why = `Port forwarding to ${this.host} was withdrawn`;
     }
     if (!why || this.ending) return;
     await this.s.repositories.audit.append({

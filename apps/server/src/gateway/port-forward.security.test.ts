@@ -254,6 +254,39 @@ describe.each(DATABASES)('ssh port forwarding through the gateway on %s', (kind)
     );
   });
 
+  it('an open forward closes within a second when its definition stops allowing forwarding', async () => {
+    await allowForwarding(true);
+    const before = new Set((await recordings()).map((r) => r.id));
+    try {
+      const forward = await forwardOnly(`127.0.0.1:${echo.port}`);
+      const socket = net.connect(forward.local, '127.0.0.1');
+      socket.on('error', () => undefined);
+      const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+      let echoed = '';
+      socket.on('data', (c: Buffer) => (echoed += c.toString()));
+      socket.write('open');
+      await eventually(
+        async () => echoed,
+        (t) => t === 'open',
+      );
+      const rec = (await eventually(recordings, (l) => l.some((r) => !before.has(r.id) && r.ended_on === null))).find(
+        (r) => !before.has(r.id),
+      )!;
+      const asked = Date.now();
+      await allowForwarding(false);
+      // Live rights: the change is seen within 500 ms and the connection re-checked at once.
+      expect((await closed) - asked).toBeLessThan(1500);
+      await forward.client.done;
+      const row = await eventually(
+        () => server.services.repositories.recordings.find(rec.id),
+        (r) => r?.endedOn !== null,
+      );
+      expect(row?.endReason).toBe('revoked');
+    } finally {
+      await allowForwarding(false);
+    }
+  });
+
   it('terminating a forward-only session closes the forwarded connection within a second', async () => {
     await allowForwarding(true);
     const before = new Set((await recordings()).map((r) => r.id));
