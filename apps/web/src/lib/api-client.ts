@@ -139,7 +139,11 @@ export async function apiCall<K extends RouteName>(
   if (!response.ok) {
     // A refused one-shot token or a call asking for authorization says nothing about the session.
     const sessionRefused = response.status === 401 && !usedOneShot && reauthOf(sent) === undefined;
-    if (sessionRefused && sent.token && options.signOutOn401 !== false) signOut();
+    if (sessionRefused && sent.token && options.signOutOn401 !== false) {
+      // The server's words (expired, signed out elsewhere, user deleted) go to the sign-in screen.
+      const message = asErrorBody(body)?.message;
+      signOut(message ? { kind: 'revoked', message } : undefined);
+    }
     throw new ApiError(response.status, asErrorBody(body));
   }
   return body as ResponseOf<Routes[K]>;

@@ -1,17 +1,29 @@
+import { signOut } from './session';
 import { STORAGE_KEYS, readString } from './storage';
 import type { Socket } from 'socket.io-client';
 
-/** Events the server sends to open consoles. */
+/** Events the server sends to open consoles (the server's CONSOLE_EVENTS). */
 export const SOCKET_EVENTS = {
   agentsChanged: 'agents_changed',
   countsChanged: 'navigation_counts_changed',
+  /** Sent just before the server closes the socket: token revoked or expired, or user deleted ({message}). */
+  revoked: 'access_revoked',
 } as const;
+
+/** The server's words from an access_revoked payload, or null when it sent none. */
+export function revokedMessage(payload: unknown): string | null {
+  if (typeof payload !== 'object' || payload === null) return null;
+  const message = (payload as { message?: unknown }).message;
+  return typeof message === 'string' && message.trim() !== '' ? message : null;
+}
 
 /**
  * The console's socket to the server (same origin, path /socket.io), authenticated with the
  * session token. A plain class: the hook in app/providers subscribes and cleans up.
  * socket.io-client is fetched when the first socket opens (after sign-in), which keeps it out of
  * the console's initial bundle; listeners and messages given before it arrives are applied in order.
+ * Every console socket hears the server revoke its access: the console signs out at once (the
+ * route guard then shows the sign-in screen, which gives the server's reason).
  */
 export class ConsoleSocket {
   private socket: Socket | undefined;
@@ -36,6 +48,10 @@ export class ConsoleSocket {
           reconnectionDelayMax: 10_000,
         });
         this.socket = socket;
+        socket.on(SOCKET_EVENTS.revoked, (payload: unknown) => {
+          this.close();
+          signOut({ kind: 'revoked', message: revokedMessage(payload) });
+        });
         for (const apply of this.pending.splice(0)) apply(socket);
       },
       // The client could not load (offline): no live updates; the screens still refresh on their timers.

@@ -5,10 +5,12 @@ import 'dayjs/locale/fr';
 import 'dayjs/locale/it';
 import 'dayjs/locale/zh-cn';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
+import relativeTime from 'dayjs/plugin/relativeTime';
 import utc from 'dayjs/plugin/utc';
 
 dayjs.extend(localizedFormat);
 dayjs.extend(utc);
+dayjs.extend(relativeTime);
 
 const DAYJS_LOCALES: Record<string, string> = { en: 'en', zh: 'zh-cn', es: 'es', fr: 'fr', it: 'it', ar: 'ar' };
 
@@ -26,6 +28,11 @@ export function parseServerTime(value: string): dayjs.Dayjs {
 /** Local date and time in the 'L LT' format, or '-' when absent (spec §3, §9). */
 export function formatDateTime(value: string | null | undefined): string {
   return value ? parseServerTime(value).format('L LT') : '-';
+}
+
+/** A server time relative to `now` in the console language, such as "in 23 hours" or "3 days ago". */
+export function formatRelative(value: string, now: number = Date.now()): string {
+  return parseServerTime(value).from(dayjs(now));
 }
 
 /** A number of seconds as localised hours and minutes, e.g. "12 hours" or "1 hour, 30 minutes". */

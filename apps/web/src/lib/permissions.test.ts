@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasPermission } from './permissions';
+import { hasPermission, isAdmin } from './permissions';
 
 const listHostOnly = { roles: [{ name: 'operator' }], effectivePermissions: ['list-host'] };
 
@@ -26,5 +26,14 @@ describe('hasPermission (spec §5)', () => {
   it('allows a user with neither permissions nor roles, and no user at all', () => {
     expect(hasPermission({ roles: [], effectivePermissions: [] }, ['list-host'])).toBe(true);
     expect(hasPermission(null, ['list-host'])).toBe(true);
+  });
+});
+
+describe('isAdmin', () => {
+  it('is true only for holders of the admin role, whatever permissions others hold', () => {
+    expect(isAdmin({ roles: [{ name: 'user' }, { name: 'admin' }] })).toBe(true);
+    expect(isAdmin({ roles: [{ name: 'administrators' }] })).toBe(false);
+    expect(isAdmin(listHostOnly)).toBe(false);
+    expect(isAdmin(null)).toBe(false);
   });
 });

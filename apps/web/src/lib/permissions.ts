@@ -1,4 +1,7 @@
-import type { Permission } from '@gatehouse/contracts';
+import type { ADMIN_ROLE, Permission } from '@gatehouse/contracts';
+
+/** The admin role's name (typed against the contract, so no contract code enters the initial bundle). */
+const ADMIN: typeof ADMIN_ROLE = 'admin';
 
 /** The parts of a user the permission check reads. */
 export interface PermissionHolder {
@@ -18,4 +21,12 @@ export function hasPermission(user: PermissionHolder | null, required: readonly 
     user.effectivePermissions.length > 0 ? user.effectivePermissions : user.roles.map((role) => role.name);
   if (held.length === 0) return true;
   return required.some((permission) => held.includes(permission));
+}
+
+/**
+ * True for holders of the admin role. Some calls are the admin role's alone (registration keys,
+ * the mail outbox), whatever permissions another role lists; the server enforces it.
+ */
+export function isAdmin(user: Pick<PermissionHolder, 'roles'> | null): boolean {
+  return user?.roles.some((role) => role.name === ADMIN) ?? false;
 }

@@ -22,12 +22,21 @@ export interface StoredUser {
   photoURL?: string;
 }
 
+/**
+ * Why the console signed the user out by itself, for the sign-in screen to say: the token's
+ * lifetime ran out here (`expired`), or the server ended the session (`revoked`: token revoked or
+ * expired there, user deleted) in its own words.
+ */
+export type SignOutReason = { kind: 'expired' } | { kind: 'revoked'; message: string | null };
+
 /** What the session store holds. */
 export interface SessionState {
   token: string | null;
   user: StoredUser | null;
   /** When this page learned of the token (ms since epoch), for the token-expiry timer. */
   since: number;
+  /** Set when the console signed out by itself, until the next sign-in; null otherwise. */
+  reason: SignOutReason | null;
 }
 
 type Listener = () => void;
@@ -38,7 +47,7 @@ let state: SessionState = load();
 function load(): SessionState {
   const token = readString(STORAGE_KEYS.token);
   const user = token ? readJson<StoredUser>(STORAGE_KEYS.user) : null;
-  return { token: user ? token : null, user, since: Date.now() };
+  return { token: user ? token : null, user, since: Date.now(), reason: null };
 }
 
 function emit(next: SessionState): void {
@@ -66,7 +75,7 @@ export function getToken(): string | null {
 export function signIn(token: string, user: StoredUser): void {
   writeString(STORAGE_KEYS.token, token);
   writeJson(STORAGE_KEYS.user, user);
-  emit({ token, user, since: Date.now() });
+  emit({ token, user, since: Date.now(), reason: null });
 }
 
 /**
@@ -87,13 +96,17 @@ export function updateUser(patch: Partial<StoredUser>): void {
   emit({ ...state, user });
 }
 
-/** Clears token, user and security settings (sign-out, expiry or a 401). */
-export function signOut(): void {
+/**
+ * Clears token, user and security settings (sign-out, expiry or a 401). With a reason (the console
+ * signing out by itself) the sign-in screen says why; a user who was already signed out keeps
+ * the reason they were given first.
+ */
+export function signOut(reason?: SignOutReason): void {
   removeKey(STORAGE_KEYS.token);
   removeKey(STORAGE_KEYS.user);
   removeKey(STORAGE_KEYS.securitySettings);
   removeKey(STORAGE_KEYS.oneshotToken);
   removeKey(STORAGE_KEYS.signInMethod);
   if (state.token === null && state.user === null) return;
-  emit({ token: null, user: null, since: Date.now() });
+  emit({ token: null, user: null, since: Date.now(), reason: reason ?? null });
 }

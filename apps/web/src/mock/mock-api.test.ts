@@ -126,6 +126,8 @@ describe('mock answers match the contract', () => {
       ['verifyRecording', { params: { id } }],
       ['testLdap', { body: { ldap_host: 'ldap.acme.example' } }],
       ['testOidc', { body: {} }],
+      ['listOutbox', { query: { limit: '50' } }],
+      ['getOutboxMessage', { params: { id: state.outbox[0]?.id ?? '' } }],
     ];
     for (const [name, options] of reads) await expect(callOk(name, options), name).resolves.toBeDefined();
   });

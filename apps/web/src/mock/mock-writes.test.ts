@@ -80,13 +80,69 @@ describe('mock writes change what the screens read', () => {
   });
 
   it('generates a registration key shown once, and deletes it', async () => {
-    const key = (await callOk('createApiKey', { body: { description: 'Lab' } })) as { uuid: string; key: string };
+    const key = (await callOk('createApiKey', { body: { description: 'Lab' } })) as {
+      uuid: string;
+      key: string;
+      created: string;
+      expires_at: string;
+      uses: number;
+      uses_left: number;
+    };
     expect(key.key).toMatch(/^ghk_[\w-]{43}$/);
+    // The server's defaults: one agent within 24 hours.
+    expect(Date.parse(key.expires_at) - Date.parse(key.created)).toBe(24 * 3_600_000);
+    expect(key).toMatchObject({ uses: 1, uses_left: 1 });
     const listed = (await callOk('listApiKeys')) as { keys: { uuid: string; key?: string }[] };
     expect(listed.keys[0]).toMatchObject({ uuid: key.uuid });
     expect(listed.keys[0]).not.toHaveProperty('key');
     await callOk('deleteApiKey', { params: { uuid: key.uuid } });
     expect((await call('deleteApiKey', { params: { uuid: key.uuid } })).status).toBe(404);
+  });
+
+  it('gives a registration key the limits chosen, within the contract’s, and no permissions', async () => {
+    const key = (await callOk('createApiKey', { body: { description: 'Rack', expires_in_hours: 168, uses: 12 } })) as {
+      created: string;
+      expires_at: string;
+      uses: number;
+      uses_left: number;
+    };
+    expect(Date.parse(key.expires_at) - Date.parse(key.created)).toBe(168 * 3_600_000);
+    expect(key).toMatchObject({ uses: 12, uses_left: 12 });
+    for (const body of [
+      { description: 'x', expires_in_hours: 0 },
+      { description: 'x', expires_in_hours: 8761 },
+      { description: 'x', uses: 1.5 },
+      { description: 'x', uses: 10_001 },
+      { description: 'x', permissions: ['list-host'] },
+    ])
+      expect((await call('createApiKey', { body })).status, JSON.stringify(body)).toBe(400);
+  });
+
+  it('reads and deletes outbox messages, and keeps reset mail there once no SMTP host is set', async () => {
+    const listed = (await callOk('listOutbox')) as {
+      smtp_configured: boolean;
+      total: number;
+      messages: { id: string; to: string; text?: string }[];
+    };
+    expect(listed.smtp_configured).toBe(true);
+    expect(listed.total).toBe(listed.messages.length);
+    expect(listed.messages[0]).not.toHaveProperty('text');
+    const first = listed.messages[0]?.id ?? '';
+    const message = (await callOk('getOutboxMessage', { params: { id: first } })) as { text: string };
+    expect(message.text).toMatch(/#\/(reset-password|verify-email)\?token=/);
+    await callOk('deleteOutboxMessage', { params: { id: first } });
+    expect((await call('getOutboxMessage', { params: { id: first } })).status).toBe(404);
+    expect((await call('deleteOutboxMessage', { params: { id: first } })).status).toBe(404);
+
+    await callOk('saveSettings', { body: { smtp: { host: '' } } });
+    const user = api.state.users.find((u) => u.email !== ADMIN)?.email ?? '';
+    await callOk('resetUserPassword', { params: { email: user } });
+    const after = (await callOk('listOutbox')) as {
+      smtp_configured: boolean;
+      messages: { to: string; subject: string }[];
+    };
+    expect(after.smtp_configured).toBe(false);
+    expect(after.messages[0]).toMatchObject({ to: user, subject: 'Reset your Gatehouse password' });
   });
 
   it('saves host configuration, checking it as the contract does', async () => {

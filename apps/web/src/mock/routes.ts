@@ -120,6 +120,9 @@ export const MOCK_ROUTES = {
   searchRecording: { name: 'searchRecording', method: 'GET', path: '/api/recording/{id}/search', access: auth },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify', access: auth },
   terminateTunnel: { name: 'terminateTunnel', method: 'DELETE', path: '/api/tunnel/{id}', access: auth },
+  listOutbox: { name: 'listOutbox', method: 'GET', path: '/api/mail/outbox', access: auth },
+  getOutboxMessage: { name: 'getOutboxMessage', method: 'GET', path: '/api/mail/outbox/{id}', access: auth },
+  deleteOutboxMessage: { name: 'deleteOutboxMessage', method: 'DELETE', path: '/api/mail/outbox/{id}', access: auth },
 } as const satisfies { [K in RouteName]?: MockRouteRef<K> };
 
 /** A route the mock answers. */

@@ -1,4 +1,5 @@
 import { generateApiKeys, generateAgents, generateTunnels } from './data/infrastructure';
+import { generateOutbox } from './data/mail';
 import { generateGroups, generateRoles, generateUsers } from './data/people';
 import { generateRecordings } from './data/sessions';
 import {
@@ -19,7 +20,7 @@ export const MOCK_SEED = 20_250_930;
 /**
  * Generates the mock organisation around `now`: 40 users, roles, nested groups, 25 hosts (five
  * disconnected), tunnel definitions of every type, registration keys, about 500 sessions over 30
- * days (some live), and the settings, licence, certificate, versions and components.
+ * days (some live), the settings, licence, certificate, versions and components, and a mail outbox.
  */
 export function createMockState(now = Date.now(), seed = MOCK_SEED): MockState {
   const rng = new Prng(seed);
@@ -30,6 +31,12 @@ export function createMockState(now = Date.now(), seed = MOCK_SEED): MockState {
   const tunnels = generateTunnels(rng, agents, users, now);
   const apiKeys = generateApiKeys(rng, users, now);
   const recordings = generateRecordings(rng, now, { tunnels, agents, users, groups });
+  const settings = generateSettings();
+  // Its own sequence, so the outbox leaves the rest of the data as it was.
+  const outbox = generateOutbox(new Prng(seed + 1), users, now, {
+    from: settings.smtp.from,
+    publicUrl: settings.public_url,
+  });
   return {
     now,
     users,
@@ -40,7 +47,7 @@ export function createMockState(now = Date.now(), seed = MOCK_SEED): MockState {
     apiKeys,
     recordings,
     sshKeys: new Map(),
-    settings: generateSettings(),
+    settings,
     security: generateSecurity(),
     license: generateLicense(now, agents.length),
     certificate: generateCertificate(rng, now),
@@ -50,5 +57,6 @@ export function createMockState(now = Date.now(), seed = MOCK_SEED): MockState {
       liveSessions: recordings.filter((r) => r.ended_on === null).length,
       connectedAgents: agents.filter((a) => a.connected).length,
     }),
+    outbox,
   };
 }

@@ -54,6 +54,8 @@ export type MockApiKey = Answer<'listApiKeys'>['keys'][number];
 export type MockSshKey = Answer<'listSshKeys'>['keys'][number];
 export type MockPod = Answer<'listPods'>['pods'][number];
 export type RecordingRow = Answer<'listRecordings'>['recordings'][number];
+/** A kept message of the mail outbox, with its text. */
+export type MockOutboxMessage = Answer<'getOutboxMessage'>;
 
 /** A recording with what the detail and the player need. */
 export interface MockRecording extends RecordingRow {
@@ -85,4 +87,6 @@ export interface MockState {
   versions: Answer<'getVersions'>;
   authConfig: Answer<'getSsoConfig'>;
   pods: MockPod[];
+  /** The mail outbox, newest first. */
+  outbox: MockOutboxMessage[];
 }

@@ -9,7 +9,7 @@ const LONGEST_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * Session upkeep without UI: refreshes the stored user on load, runs the token-expiry timer
- * (effectiveTokenMaxAge seconds when above 0) and empties the query cache on sign-out.
+ * (effectiveTokenMaxAge seconds when above 0; the sign-in screen then says the session expired) and empties the query cache on sign-out.
  */
 export function SessionEffects() {
   const { token, since } = useSession();
@@ -22,7 +22,10 @@ export function SessionEffects() {
   useEffect(() => {
     if (!token || maxAge <= 0) return;
     const remaining = since + maxAge * 1000 - Date.now();
-    const timer = window.setTimeout(signOut, Math.min(Math.max(remaining, 0), LONGEST_TIMEOUT_MS));
+    const timer = window.setTimeout(
+      () => signOut({ kind: 'expired' }),
+      Math.min(Math.max(remaining, 0), LONGEST_TIMEOUT_MS),
+    );
     return () => window.clearTimeout(timer);
   }, [token, since, maxAge]);
 

@@ -6,7 +6,7 @@ const SettingsPage = lazyPage(() => import('./components/settings-page'), 'Setti
 
 /**
  * Settings (spec §2.2): licence, ingress certificate, general and security settings (manage-settings),
- * single sign-on configuration and versions. The licence and certificate notices run app-wide
+ * the mail outbox (admin role), single sign-on configuration and versions. The licence and certificate notices run app-wide
  * (components/expiry-notices.tsx, mounted by the app).
  */
 export const settingsFeature: Feature = {

@@ -117,22 +117,28 @@ export function generateTunnels(rng: Prng, agents: MockAgent[], users: MockUser[
   }));
 }
 
-const KEYS: [string, number][] = [
-  ['Production rollout', 120],
-  ['Staging hosts', 95],
-  ['Windows desktops (GPO)', 60],
-  ['CI runners', 21],
-  ['Lab machines', 3],
+/** Keys: [description, created days ago, hours valid, uses, uses taken]. */
+const KEYS: [string, number, number, number, number][] = [
+  ['Production rollout', 120, 24 * 365, 50, 31],
+  ['Staging hosts', 95, 24 * 365, 10, 10],
+  ['Windows desktops (GPO)', 60, 24 * 90, 200, 42],
+  ['CI runners', 21, 24 * 7, 5, 2],
+  ['Lab machines', 3, 24 * 7, 3, 0],
 ];
 
-/** Registration keys, newest first; some never used. */
+/** Registration keys, newest first: some expired, one used up, one never used. */
 export function generateApiKeys(rng: Prng, users: MockUser[], now: number): MockApiKey[] {
-  return KEYS.map(([description, daysAgo], index) => ({
-    uuid: rng.uuid(),
-    description,
-    permissions: [],
-    created: new Date(now - daysAgo * DAY).toISOString(),
-    created_by: users[index % 3]?.email ?? null,
-    last_used_at: index === 4 ? null : new Date(now - rng.int(1, daysAgo) * DAY).toISOString(),
-  })).reverse();
+  return KEYS.map(([description, daysAgo, hours, uses, taken], index) => {
+    const created = now - daysAgo * DAY;
+    return {
+      uuid: rng.uuid(),
+      description,
+      created: new Date(created).toISOString(),
+      created_by: users[index % 3]?.email ?? null,
+      last_used_at: taken === 0 ? null : new Date(now - rng.int(1, daysAgo) * DAY).toISOString(),
+      expires_at: new Date(created + hours * 3_600_000).toISOString(),
+      uses,
+      uses_left: uses - taken,
+    };
+  }).reverse();
 }

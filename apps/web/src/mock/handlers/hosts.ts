@@ -1,8 +1,8 @@
-import { found, list, required } from '../body';
+import { REGISTRATION_KEY_LIMITS } from '@gatehouse/contracts';
+import { fieldsOf, found, list, required } from '../body';
 import { MockError, type MockContext, type NamedHandler, route } from '../http';
 import { Prng, base64 } from '../prng';
 import type { HostConfig, MockAgent, MockState } from '../types';
-import { permissionsIn } from './roles';
 
 const LOG_LEVELS = ['INFO', 'WARNING', 'ERROR', 'DEBUG'] as const;
 
@@ -50,6 +50,35 @@ function nextConfig(kept: HostConfig, body: unknown): HostConfig {
   return next;
 }
 
+/** A whole number from 1 to max, the default when absent, else null. */
+function limit(value: unknown, fallback: number, max: number): number | null {
+  if (value === undefined) return fallback;
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max ? value : null;
+}
+
+/**
+ * A new key's limits as the contract checks them (default one agent within 24 hours), or a 400
+ * in the server's words; permissions are refused, as registration keys carry none (ADR 0006).
+ */
+function keyLimitsIn(body: unknown): { hours: number; uses: number } {
+  const sent = fieldsOf(body);
+  const { defaultHours, maxHours, defaultUses, maxUses } = REGISTRATION_KEY_LIMITS;
+  const hours = limit(sent.expires_in_hours, defaultHours, maxHours);
+  const uses = limit(sent.uses, defaultUses, maxUses);
+  const problems = [
+    ...(hours === null ? [`expires_in_hours must be from 1 to ${maxHours} (a year)`] : []),
+    ...(uses === null ? [`uses must be from 1 to ${maxUses}`] : []),
+    ...(sent.permissions !== undefined && list(body, 'permissions').length > 0
+      ? [
+          'Registration keys carry no permissions: what an agent may do is set per host (its whitelist) and per tunnel definition. Leave permissions out.',
+        ]
+      : []),
+  ];
+  if (hours === null || uses === null || problems.length > 0)
+    throw new MockError(400, problems.join('. '), { errors: problems });
+  return { hours, uses };
+}
+
 /** Hosts (agents), their configuration, and the registration keys that enrol them. */
 export function hostHandlers(state: MockState, context: MockContext): NamedHandler[] {
   return [
@@ -78,14 +107,18 @@ export function hostHandlers(state: MockState, context: MockContext): NamedHandl
       'createApiKey',
       ({ body, caller }) => {
         const description = required(body, 'description', 'Description is required');
+        const { hours, uses } = keyLimitsIn(body);
         const rng = new Prng(Date.now() >>> 0);
+        const created = Date.now();
         const key = {
           uuid: rng.uuid(),
           description,
-          permissions: permissionsIn(body),
-          created: new Date().toISOString(),
+          created: new Date(created).toISOString(),
           created_by: caller,
           last_used_at: null,
+          expires_at: new Date(created + hours * 3_600_000).toISOString(),
+          uses,
+          uses_left: uses,
         };
         state.apiKeys.unshift(key);
         const secret = `ghk_${base64(rng.bytes(32)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')}`;

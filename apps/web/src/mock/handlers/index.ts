@@ -6,6 +6,7 @@ import type { MockState } from '../types';
 import { authHandlers } from './auth';
 import { groupHandlers } from './groups';
 import { hostHandlers } from './hosts';
+import { mailHandlers } from './mail';
 import { recordingHandlers } from './recordings';
 import { roleHandlers } from './roles';
 import { settingsHandlers } from './settings';
@@ -38,6 +39,7 @@ export function createMockApi(options: { base: string; delayMs?: number; state?:
     ...tunnelHandlers(state, context),
     ...recordingHandlers(state, context),
     ...settingsHandlers(state, context),
+    ...mailHandlers(state, context),
   ];
   // A call of the API the mock does not know stays here (404) instead of reaching the real server.
   const elsewhere = ['api/*', 'sso/*', 'ldap/*'].map((path) =>

@@ -3,6 +3,7 @@ import { list, required, text } from '../body';
 import { ed25519PublicKey } from '../data/infrastructure';
 import { Prng, base64, seedOf } from '../prng';
 import type { MockSshKey, MockState } from '../types';
+import { keepResetMail } from './mail';
 import { reachOf } from './reach';
 import { checkNewPassword, findUser, otherAdmins, roleSummaries, userAt, userItem } from './people';
 
@@ -108,6 +109,7 @@ export function userHandlers(state: MockState, context: MockContext): NamedHandl
     route(context, 'userReach', ({ params }) => reachOf(state, userAt(state, params.email ?? '').email)),
     route(context, 'resetUserPassword', ({ params }) => {
       const user = userAt(state, params.email ?? '');
+      keepResetMail(state, user.email, 'An administrator asked Gatehouse to reset your password.');
       return { message: `A link to set a new password was sent to ${user.email}.` };
     }),
     route(context, 'listSshKeys', async ({ caller }) => ({ keys: await keysOf(state, caller ?? '') })),

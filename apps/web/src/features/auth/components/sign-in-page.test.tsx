@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/re
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import '../../../lib/i18n';
-import { getToken, signOut } from '../../../lib/session';
+import { getToken, signIn, signOut } from '../../../lib/session';
 import { SignInPage } from './sign-in-page';
 
 type Answer = [status: number, body: unknown];
@@ -219,5 +219,31 @@ describe('SignInPage', () => {
     expect(await screen.findByText(/The sign-in method could not be detected/)).toBeTruthy();
     expect(screen.getByRole('form', { name: 'Sign-in form' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+  });
+
+  it('says why the console signed out: the server’s words after it revoked access', async () => {
+    signIn('tok-1', { ...SIGNED_IN_USER, username: SIGNED_IN_USER.email, authType: 'jwt_auth' });
+    signOut({ kind: 'revoked', message: 'Your session has expired or was signed out. Sign in again.' });
+    fakeServer({ 'GET sso': [200, { auth_type: 1 }], 'GET api/settings/public': [200, NO_BANNER] });
+    renderPage();
+    const notice = await screen.findByRole('alert');
+    expect(notice.textContent).toBe('You were signed outYour session has expired or was signed out. Sign in again.');
+  });
+
+  it('says the session expired when its lifetime ran out here', async () => {
+    signIn('tok-1', { ...SIGNED_IN_USER, username: SIGNED_IN_USER.email, authType: 'jwt_auth' });
+    signOut({ kind: 'expired' });
+    fakeServer({ 'GET sso': [200, { auth_type: 1 }], 'GET api/settings/public': [200, NO_BANNER] });
+    renderPage();
+    expect((await screen.findByRole('alert')).textContent).toContain('Your session has expired. Sign in again');
+  });
+
+  it('shows no notice after a sign-out the user asked for', async () => {
+    signIn('tok-1', { ...SIGNED_IN_USER, username: SIGNED_IN_USER.email, authType: 'jwt_auth' });
+    signOut();
+    fakeServer({ 'GET sso': [200, { auth_type: 1 }], 'GET api/settings/public': [200, NO_BANNER] });
+    renderPage();
+    await screen.findByRole('form', { name: 'Sign-in form' });
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

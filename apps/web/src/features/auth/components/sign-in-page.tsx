@@ -12,6 +12,7 @@ import { useSsoProvider } from '../api/sso-provider';
 import type { AuthType } from '../api/sso-provider';
 import { AuthCard } from '../../../components/auth-card';
 import { SignInForm } from './sign-in-form';
+import { SignOutNotice } from './sign-out-notice';
 import { SingleSignOnButton } from './single-sign-on-button';
 
 /** authprovider values of /signin that ask for the password form (spec §2.1, §7.1 force standard login). */
@@ -82,8 +83,8 @@ function SignInMethod({ authType, failed }: { authType: AuthType | undefined; fa
 
 /**
  * /signin: detects the configured provider (the detecting state while GET /sso runs), then offers
- * its way in (spec §2.1, §4), with the administrator's banner above it and a sign-up link when
- * sign-up is open.
+ * its way in (spec §2.1, §4), with why the console signed out (if it did so by itself) and the
+ * administrator's banner above it, and a sign-up link when sign-up is open.
  */
 export function SignInPage() {
   const { t } = useTranslation();
@@ -94,6 +95,7 @@ export function SignInPage() {
 
   return (
     <AuthCard title={t('auth.signIn.title')} subtitle={t('auth.signIn.subtitle')}>
+      <SignOutNotice />
       {provider.isPending ? (
         <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 6, justifyContent: 'center' }}>
           <CircularProgress size={22} aria-hidden />

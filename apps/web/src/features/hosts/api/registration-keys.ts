@@ -1,5 +1,6 @@
 import type { ResponseOf, Routes } from '@gatehouse/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { KeyLimits } from '../../../components/key-limits/key-limits';
 import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
 import { QUERY_KEYS } from '../../../lib/query-keys';
@@ -17,11 +18,12 @@ export function useRegistrationKeys(enabled: boolean) {
   });
 }
 
-/** POST api/apikey {description}: the answer carries the secret `key`, this once. */
+/** POST api/apikey {description, expires_in_hours, uses}: the answer carries the secret `key`, this once. */
 export function useGenerateRegistrationKey() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (description: string) => apiCall(API.createApiKey, { body: { description } }),
+    mutationFn: ({ description, limits }: { description: string; limits: KeyLimits }) =>
+      apiCall(API.createApiKey, { body: { description, ...limits } }),
     onSuccess: async () => {
       await Promise.all([
         client.invalidateQueries({ queryKey: QUERY_KEYS.registrationKeys }),

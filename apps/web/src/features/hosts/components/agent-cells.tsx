@@ -6,10 +6,10 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import dayjs from 'dayjs';
 import relativeTime from 'dayjs/plugin/relativeTime';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { IconComponent } from '../../../components/icon-type';
 import { formatDateTime, parseServerTime } from '../../../lib/dates';
+import { useNow } from '../../../lib/use-now';
 
 dayjs.extend(relativeTime);
 
@@ -54,16 +54,6 @@ export function OsLabel({ os }: { os: number }) {
       <span>{t(known.key)}</span>
     </Box>
   );
-}
-
-/** The current time, renewed every `everyMs`, so relative times stay true. */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(timer);
-  }, [everyMs]);
-  return now;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { ResponseOf, Routes } from '@gatehouse/contracts';
-import { isPermission } from '@gatehouse/contracts';
 import { useMutation } from '@tanstack/react-query';
+import type { KeyLimits } from '../../../components/key-limits/key-limits';
 import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
 import { useInvalidateKeys } from './key-keys';
@@ -8,10 +8,10 @@ import { useInvalidateKeys } from './key-keys';
 /** The answer to generating a key: the key's fields and, this once, its secret `key`. */
 export type GeneratedKey = ResponseOf<Routes['createApiKey']>;
 
-/** What a new key is for, and optionally which permissions it carries. */
+/** What a new key is for, how long it works and how many agents it may enrol (ADR 0006: no permissions). */
 export interface NewKey {
   description: string;
-  permissions: string[];
+  limits: KeyLimits;
 }
 
 /**
@@ -21,13 +21,7 @@ export interface NewKey {
 export function useCreateKey() {
   const invalidate = useInvalidateKeys();
   return useMutation({
-    mutationFn: ({ description, permissions }: NewKey) =>
-      apiCall(API.createApiKey, {
-        body: {
-          description,
-          ...(permissions.length > 0 ? { permissions: permissions.filter(isPermission) } : {}),
-        },
-      }),
+    mutationFn: ({ description, limits }: NewKey) => apiCall(API.createApiKey, { body: { description, ...limits } }),
     onSuccess: invalidate,
   });
 }

@@ -9,8 +9,8 @@ import TextField from '@mui/material/TextField';
 import type { FormEvent } from 'react';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PermissionSelect } from '../../../components/permissions/permission-select';
-import { usePermissionCatalogue } from '../../../components/permissions/use-permission-catalogue';
+import { KeyLimitFields } from '../../../components/key-limits/key-limit-fields';
+import { defaultKeyLimits, parseKeyLimits } from '../../../components/key-limits/key-limits';
 import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { useErrorText } from '../../../components/use-error-text';
 import type { GeneratedKey } from '../api/create-key';
@@ -26,22 +26,25 @@ export interface GenerateKeyDialogProps {
   onGenerated: (key: GeneratedKey) => void;
 }
 
-/** Generate a registration key: what it is for, and optionally the permissions it carries. */
+/**
+ * Generate a registration key: what it is for, how long it works and how many agents it may
+ * enrol (the server's defaults: one agent within 24 hours).
+ */
 export function GenerateKeyDialog({ open, onClose, onGenerated }: GenerateKeyDialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const snackbar = useSnackbar();
   const errorText = useErrorText();
-  const catalogue = usePermissionCatalogue(open);
   const mutation = useCreateKey();
   const [description, setDescription] = useState('');
-  const [permissions, setPermissions] = useState<string[]>([]);
+  const [limits, setLimits] = useState(defaultKeyLimits);
   const [touched, setTouched] = useState(false);
   const missing = description.trim() === '';
+  const parsed = parseKeyLimits(limits);
 
   const close = () => {
     setDescription('');
-    setPermissions([]);
+    setLimits(defaultKeyLimits());
     setTouched(false);
     mutation.reset();
     onClose();
@@ -49,9 +52,9 @@ export function GenerateKeyDialog({ open, onClose, onGenerated }: GenerateKeyDia
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (missing) return;
+    if (missing || !('limits' in parsed)) return;
     mutation.mutate(
-      { description: description.trim(), permissions },
+      { description: description.trim(), limits: parsed.limits },
       {
         onSuccess: (answer) => {
           snackbar.success(t('registrationKeys.created'));
@@ -91,14 +94,7 @@ export function GenerateKeyDialog({ open, onClose, onGenerated }: GenerateKeyDia
               fullWidth
               slotProps={{ htmlInput: { maxLength: MAX_DESCRIPTION, 'aria-required': true } }}
             />
-            <PermissionSelect
-              label={t('registrationKeys.generateDialog.permissions')}
-              options={catalogue.data?.permissions ?? []}
-              loading={catalogue.isLoading}
-              value={permissions}
-              onChange={setPermissions}
-              helperText={t('registrationKeys.generateDialog.permissionsHelper')}
-            />
+            <KeyLimitFields value={limits} onChange={setLimits} errors={'errors' in parsed ? parsed.errors : {}} />
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2.5 }}>

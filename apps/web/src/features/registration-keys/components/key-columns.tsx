@@ -1,25 +1,71 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { GridActionsCellItem } from '@mui/x-data-grid';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PermissionChips } from '../../../components/permissions/permission-chips';
-import { formatDateTime } from '../../../lib/dates';
+import { keyStatus } from '../../../components/key-limits/key-limits';
+import { formatDateTime, formatRelative } from '../../../lib/dates';
 import type { KeyItem } from '../api/list-keys';
 
-/** The keys grid's columns: description, permissions, who created it and when, last use, delete. */
+/** A main line with a quieter second line under it. */
+function TwoLines({ main, sub, chip }: { main: string; sub?: string; chip?: string }) {
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+      <Box>
+        <Typography variant="body2">{main}</Typography>
+        {sub ? (
+          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+            {sub}
+          </Typography>
+        ) : null}
+      </Box>
+      {chip ? <Chip size="small" color="error" variant="outlined" label={chip} /> : null}
+    </Box>
+  );
+}
+
+/**
+ * The keys grid's columns: description, expiry (relative, with the date; expired keys marked),
+ * uses left of uses (used-up keys marked), who created it and when, last use, delete.
+ */
 export function useKeyColumns(onDelete: (key: KeyItem) => void): GridColDef<KeyItem>[] {
   const { t } = useTranslation();
   return useMemo<GridColDef<KeyItem>[]>(
     () => [
       { field: 'description', headerName: t('registrationKeys.columns.description'), flex: 2, minWidth: 180 },
       {
-        field: 'permissions',
-        headerName: t('registrationKeys.columns.permissions'),
-        flex: 2,
-        minWidth: 200,
-        valueGetter: (_value, row) => row.permissions.length,
-        renderCell: ({ row }) => <PermissionChips permissions={row.permissions} />,
+        field: 'expires_at',
+        headerName: t('registrationKeys.columns.expires'),
+        flex: 1.4,
+        minWidth: 190,
+        valueGetter: (value: string) => Date.parse(value),
+        renderCell: ({ row }) => {
+          const expired = keyStatus(row, Date.now()) === 'expired';
+          return (
+            <TwoLines
+              main={t(expired ? 'registrationKeys.expiredAgo' : 'registrationKeys.expiresIn', {
+                when: formatRelative(row.expires_at),
+              })}
+              sub={formatDateTime(row.expires_at)}
+              {...(expired ? { chip: t('keyLimits.status.expired') } : {})}
+            />
+          );
+        },
+      },
+      {
+        field: 'uses_left',
+        headerName: t('registrationKeys.columns.usesLeft'),
+        flex: 1,
+        minWidth: 150,
+        renderCell: ({ row }) => (
+          <TwoLines
+            main={t('registrationKeys.usesLeft', { left: row.uses_left, uses: row.uses })}
+            {...(row.uses_left <= 0 ? { chip: t('keyLimits.status.usedUp') } : {})}
+          />
+        ),
       },
       {
         field: 'created',

@@ -13,6 +13,7 @@ import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../components/copy-button';
 import type { GeneratedKey } from '../api/create-key';
 import { agentCommand, consoleOrigin } from '../../../lib/agent-command';
+import { formatDateTime } from '../../../lib/dates';
 
 const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '0.85rem' };
 
@@ -44,11 +45,11 @@ function CopyField({
 }
 
 /**
- * Shows a new key's secret this once, with the agent command that uses it. Only the Close
+ * Shows a new key's secret this once, with its limits and the agent command that uses it. Only the Close
  * button closes it (not a stray click outside), since the secret cannot be shown again.
  */
 export function KeySecretDialog({ generated, onClose }: { generated: GeneratedKey | null; onClose: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const titleId = useId();
   const key = generated?.key ?? '';
   return (
@@ -69,6 +70,14 @@ export function KeySecretDialog({ generated, onClose }: { generated: GeneratedKe
           <Alert severity="warning" variant="outlined">
             {t('registrationKeys.secretDialog.warning')}
           </Alert>
+          {generated ? (
+            <Typography variant="body2">
+              {t('registrationKeys.secretDialog.limits', {
+                uses: generated.uses.toLocaleString(i18n.language),
+                date: formatDateTime(generated.expires_at),
+              })}
+            </Typography>
+          ) : null}
           <CopyField
             label={t('registrationKeys.secretDialog.key')}
             value={key}

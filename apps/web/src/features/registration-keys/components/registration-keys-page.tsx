@@ -1,4 +1,3 @@
-import { ADMIN_ROLE } from '@gatehouse/contracts';
 import AddOutlined from '@mui/icons-material/AddOutlined';
 import LockOutlined from '@mui/icons-material/LockOutlined';
 import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
@@ -9,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { DataTable } from '../../../components/data-table/data-table';
 import { EmptyState } from '../../../components/data-table/table-states';
 import { PageHeader } from '../../../components/page-header';
+import { isAdmin } from '../../../lib/permissions';
 import { useSession } from '../../../lib/use-session';
 import type { GeneratedKey } from '../api/create-key';
 import type { KeyItem } from '../api/list-keys';
@@ -18,7 +18,7 @@ import { GenerateKeyDialog } from './generate-key-dialog';
 import { useKeyColumns } from './key-columns';
 import { KeySecretDialog } from './key-secret-dialog';
 
-const searchTexts = (key: KeyItem) => [key.description, key.created_by ?? '', ...key.permissions];
+const searchTexts = (key: KeyItem) => [key.description, key.created_by ?? ''];
 const keyId = (key: KeyItem) => key.uuid;
 
 /**
@@ -28,15 +28,15 @@ const keyId = (key: KeyItem) => key.uuid;
 export function RegistrationKeysPage() {
   const { t } = useTranslation();
   const { user } = useSession();
-  const isAdmin = user?.roles.some((role) => role.name === ADMIN_ROLE) ?? false;
-  const keys = useKeys(isAdmin);
+  const admin = isAdmin(user);
+  const keys = useKeys(admin);
   const [generating, setGenerating] = useState(false);
   const [generated, setGenerated] = useState<GeneratedKey | null>(null);
   const [deleting, setDeleting] = useState<KeyItem | null>(null);
   const onDelete = useCallback((key: KeyItem) => setDeleting(key), []);
   const columns = useKeyColumns(onDelete);
 
-  if (!isAdmin) {
+  if (!admin) {
     return (
       <Box>
         <PageHeader title={t('pages.keys')} subtitle={t('registrationKeys.subtitle')} />

@@ -4,4 +4,8 @@ export const SETTINGS_KEYS = {
   ingressTls: ['settings', 'ingress-tls'],
   versions: ['settings', 'versions'],
   general: ['settings', 'general'],
+  /** The mail outbox: its list, and each message read. */
+  outbox: ['settings', 'outbox'],
+  outboxList: ['settings', 'outbox', 'list'],
+  outboxMessage: (id: string) => ['settings', 'outbox', 'message', id] as const,
 } as const;

@@ -7,22 +7,25 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { hasPermission } from '../../../lib/permissions';
+import { hasPermission, isAdmin } from '../../../lib/permissions';
 import { useSession } from '../../../lib/use-session';
 import { CertificateSection } from './certificate-section';
 import { GeneralSettingsSection } from './general-settings-section';
 import { LicenseSection } from './license-section';
+import { OutboxSection } from './outbox-section';
 import { SecuritySettingsSection } from './security-settings-section';
 import { SsoSection } from './sso-section';
 import { VersionsSection } from './versions-section';
 
 /** The sections of the screen. */
-type SectionId = 'license' | 'certificate' | 'general' | 'security' | 'sso' | 'versions';
+type SectionId = 'license' | 'certificate' | 'general' | 'outbox' | 'security' | 'sso' | 'versions';
 
 interface Section {
   id: SectionId;
   /** Shown to holders of one of these; undefined: to everyone who may open the screen. */
   permissions?: readonly Permission[];
+  /** Shown to holders of the admin role only (calls the server keeps for them, such as the outbox). */
+  adminOnly?: boolean;
   render: (can: (permission: Permission) => boolean) => ReactNode;
 }
 
@@ -31,14 +34,17 @@ const SECTIONS: readonly Section[] = [
   { id: 'license', render: (can) => <LicenseSection canManage={can('manage-license')} /> },
   { id: 'certificate', render: (can) => <CertificateSection canManage={can('manage-license')} /> },
   { id: 'general', permissions: ['manage-settings'], render: () => <GeneralSettingsSection /> },
+  // Beside the SMTP settings: the mail kept while no SMTP server is set.
+  { id: 'outbox', adminOnly: true, render: () => <OutboxSection /> },
   { id: 'security', permissions: ['manage-settings'], render: () => <SecuritySettingsSection /> },
   { id: 'sso', permissions: ['manage-sso-config'], render: () => <SsoSection /> },
   { id: 'versions', render: (can) => <VersionsSection canManage={can('manage-kubernetes')} /> },
 ];
 
 /**
- * /settings (spec §2.2): licence, ingress certificate, general and security settings, single
- * sign-on and versions, each section shown by permission; the open section is in the URL (?section=).
+ * /settings (spec §2.2): licence, ingress certificate, general settings, the mail outbox (admin
+ * role), security settings, single sign-on and versions, each section shown by permission; the
+ * open section is in the URL (?section=).
  */
 export function SettingsPage() {
   const { t } = useTranslation();
@@ -46,7 +52,9 @@ export function SettingsPage() {
   const [params, setParams] = useSearchParams();
   const tabsId = useId();
   const can = (permission: Permission) => hasPermission(user, [permission]);
-  const visible = SECTIONS.filter((section) => hasPermission(user, section.permissions));
+  const visible = SECTIONS.filter(
+    (section) => hasPermission(user, section.permissions) && (!section.adminOnly || isAdmin(user)),
+  );
   const requested = params.get('section');
   const current = visible.find((section) => section.id === requested) ?? visible[0];
   if (!current) return null;

@@ -41,8 +41,11 @@ export function SsoConfigForm({
   config,
   save,
   onSaved,
+  readOnly = false,
 }: {
   config: AuthConfig;
+  /** Not an administrator: the form can be read and its connections tested, not saved. */
+  readOnly?: boolean;
   /** Held by the section, so its error survives the form remounting. */
   save: ReturnType<typeof useSaveSsoConfig>;
   /** After a save: the section remounts the form on the answered configuration. */
@@ -124,6 +127,11 @@ export function SsoConfigForm({
               ))}
             </Box>
           ) : null}
+        </Alert>
+      ) : null}
+      {readOnly ? (
+        <Alert severity="warning" variant="outlined" sx={{ mb: 2 }}>
+          {t('settings.sso.adminOnly')}
         </Alert>
       ) : null}
       <Alert severity="info" variant="outlined" icon={<AdminPanelSettingsOutlined />} sx={{ mb: 3 }}>
@@ -239,7 +247,7 @@ export function SsoConfigForm({
       <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 1.5, mt: 3, flexWrap: 'wrap' }}>
         <Button
           color="inherit"
-          disabled={!changed || save.isPending}
+          disabled={readOnly || !changed || save.isPending}
           onClick={() => {
             setForm(initial);
             setTried(false);
@@ -249,7 +257,7 @@ export function SsoConfigForm({
         >
           {t('settings.discard')}
         </Button>
-        <Button type="submit" variant="contained" disabled={!changed} loading={save.isPending}>
+        <Button type="submit" variant="contained" disabled={readOnly || !changed} loading={save.isPending}>
           {t('common.save')}
         </Button>
       </Box>

@@ -1,8 +1,9 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FakeAnswer, SeenRequest } from '../../../components/testing/render-with-providers';
 import { fakeServer, renderWithProviders } from '../../../components/testing/render-with-providers';
+import { signIn, signOut } from '../../../lib/session';
 import type { AuthConfig } from '../api/sso-config';
 import { SsoSection } from './sso-section';
 
@@ -74,8 +75,21 @@ const field = (label: RegExp) => screen.getByLabelText<HTMLInputElement>(label, 
 const type = (label: RegExp, value: string) => fireEvent.change(field(label), { target: { value } });
 const openTab = (name: RegExp) => fireEvent.click(screen.getByRole('tab', { name }));
 
+function signInAs(role: string) {
+  signIn('token', {
+    email: 'a@example.test',
+    username: 'a@example.test',
+    name: null,
+    roles: [{ name: role, permissions: ['manage-sso-config'] }],
+    effectivePermissions: ['manage-sso-config'],
+    authType: 'jwt_auth',
+  });
+}
+
+beforeEach(() => signInAs('admin'));
 afterEach(() => {
   cleanup();
+  signOut();
   vi.unstubAllGlobals();
 });
 
@@ -233,5 +247,19 @@ describe('SsoSection', () => {
     ).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     await waitFor(() => expect(seen.filter((request) => request.url === 'sso/config').length).toBe(2));
+  });
+
+  it('lets a holder of manage-sso-config without the admin role read and test, not save', async () => {
+    signOut();
+    signInAs('sso-reader');
+    const seen = renderSection({ 'POST sso/config/test-ldap': [200, { ok: true, message: 'Connected.' }] });
+    await screen.findByLabelText<HTMLInputElement>(/^Directory host/);
+    expect(screen.getByText(/Only administrators can change the sign-in configuration/)).toBeTruthy();
+    type(/^Base DN/, 'ou=staff,dc=example,dc=com');
+    expect(screen.getByRole('button', { name: 'Save' })).toHaveProperty('disabled', true);
+    expect(screen.getByRole('button', { name: 'Discard changes' })).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByRole('button', { name: /Test connection/ }));
+    await waitFor(() => expect(posts(seen, 'sso/config/test-ldap')).toHaveLength(1));
+    expect(posts(seen, 'sso/config')).toHaveLength(0);
   });
 });

@@ -2,6 +2,8 @@ import KeyOutlined from '@mui/icons-material/KeyOutlined';
 import Skeleton from '@mui/material/Skeleton';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isAdmin } from '../../../lib/permissions';
+import { useSession } from '../../../lib/use-session';
 import { useSaveSsoConfig, useSsoConfig } from '../api/sso-config';
 import { LoadFailed } from './load-failed';
 import { SectionCard } from './section-card';
@@ -12,6 +14,8 @@ export function SsoSection() {
   const { t } = useTranslation();
   const config = useSsoConfig();
   const save = useSaveSsoConfig();
+  // The server lets only the admin role save (the configuration decides who every account is).
+  const { user } = useSession();
   // Bumped on each save, so the form starts again from the answer even when it equals the old one
   // (a replaced secret changes nothing the server shows).
   const [saves, setSaves] = useState(0);
@@ -28,6 +32,7 @@ export function SsoSection() {
           config={config.data}
           save={save}
           onSaved={() => setSaves((count) => count + 1)}
+          readOnly={!isAdmin(user)}
         />
       )}
     </SectionCard>

@@ -13,11 +13,20 @@ import { HostWatch } from './host-watch';
 const KEY = {
   uuid: '6f1c1f3e-8d7e-4c5b-9a51-1d2f3e4a5b6c',
   description: 'Berlin site',
-  permissions: [],
   created: '2026-01-01T00:00:00.000Z',
   created_by: 'admin@example.test',
   last_used_at: null,
+  expires_at: '2099-01-01T00:00:00.000Z',
+  uses: 3,
+  uses_left: 2,
 };
+const EXPIRED = {
+  ...KEY,
+  uuid: '7a1c1f3e-8d7e-4c5b-9a51-1d2f3e4a5b6c',
+  description: 'Old lab',
+  expires_at: '2020-01-01T00:00:00.000Z',
+};
+const USED_UP = { ...KEY, uuid: '8b1c1f3e-8d7e-4c5b-9a51-1d2f3e4a5b6c', description: 'Paris site', uses_left: 0 };
 const origin = window.location.origin;
 
 function signInAs(role: string) {
@@ -58,7 +67,62 @@ describe('AddHostDialog', () => {
     );
     expect(screen.getByText(/shown only this once/)).toBeTruthy();
     expect(screen.getAllByText('Waiting for the new host to connect…').length).toBeGreaterThan(0);
-    expect(seen.find((request) => request.method === 'POST')?.body).toEqual({ description: 'Berlin site' });
+    expect(seen.find((request) => request.method === 'POST')?.body).toEqual({
+      description: 'Berlin site',
+      expires_in_hours: 24,
+      uses: 1,
+    });
+  });
+
+  it('generates a key with the validity and number of hosts chosen', async () => {
+    signInAs('admin');
+    const seen = fakeServer({
+      'GET api/agent': [200, { agents: [] }],
+      'POST api/apikey': [201, { ...KEY, key: 'ghk_secret', message: 'Registration key created.' }],
+    });
+    renderWithProviders(<AddHostDialog open onClose={vi.fn()} />);
+    fireEvent.change(screen.getByLabelText('Key description'), { target: { value: 'Rack 4' } });
+    fireEvent.change(screen.getByLabelText('Valid for'), { target: { value: '0' } });
+    expect(screen.getByText('A whole number of hours from 1 to 8,760 (a year)')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Generate key' }));
+    expect(seen.filter((request) => request.method === 'POST')).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('Valid for'), { target: { value: '7' } });
+    fireEvent.mouseDown(screen.getByLabelText('Unit'));
+    fireEvent.click(await screen.findByRole('option', { name: 'Days' }));
+    fireEvent.change(screen.getByLabelText('Hosts it may enrol'), { target: { value: '12' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Generate key' }));
+    await screen.findByLabelText('Agent command');
+    expect(seen.find((request) => request.method === 'POST')?.body).toEqual({
+      description: 'Rack 4',
+      expires_in_hours: 168,
+      uses: 12,
+    });
+  });
+
+  it('lists expired and used-up keys marked, and lets only a usable one be picked', async () => {
+    signInAs('admin');
+    fakeServer({ 'GET api/agent': [200, { agents: [] }], 'GET api/apikey': [200, { keys: [USED_UP, EXPIRED, KEY] }] });
+    renderWithProviders(<AddHostDialog open onClose={vi.fn()} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'Use an existing key' }));
+    const select = await screen.findByLabelText('Existing key');
+    await waitFor(() => expect(select.getAttribute('aria-disabled')).toBeNull());
+    fireEvent.mouseDown(select);
+    expect((await screen.findByRole('option', { name: 'Old lab (Expired)' })).getAttribute('aria-disabled')).toBe(
+      'true',
+    );
+    expect(screen.getByRole('option', { name: 'Paris site (Used up)' }).getAttribute('aria-disabled')).toBe('true');
+    expect(
+      screen.getByRole('option', { name: /^Berlin site \(2 of 3 uses left, until / }).getAttribute('aria-disabled'),
+    ).toBeNull();
+  });
+
+  it('says when every key has expired or been used up', async () => {
+    signInAs('admin');
+    fakeServer({ 'GET api/agent': [200, { agents: [] }], 'GET api/apikey': [200, { keys: [USED_UP, EXPIRED] }] });
+    renderWithProviders(<AddHostDialog open onClose={vi.fn()} />);
+    fireEvent.click(screen.getByRole('radio', { name: 'Use an existing key' }));
+    expect(await screen.findByText('Every key has expired or been used up: generate a new one.')).toBeTruthy();
   });
 
   it('puts a placeholder in the command for an existing key, and says why', async () => {

@@ -1,4 +1,3 @@
-import { ADMIN_ROLE } from '@gatehouse/contracts';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -8,6 +7,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { isAdmin } from '../../../../lib/permissions';
 import { useSession } from '../../../../lib/use-session';
 import { useAgents } from '../../api/list-agents';
 import type { ChosenKey } from './key-chooser';
@@ -19,12 +19,12 @@ import { HostWatch } from './host-watch';
 function AddHostContent({ onClose }: { onClose: () => void }) {
   const { t } = useTranslation();
   const { user } = useSession();
-  const isAdmin = user?.roles.some((role) => role.name === ADMIN_ROLE) ?? false;
+  const admin = isAdmin(user);
   const agents = useAgents();
   const [chosen, setChosen] = useState<ChosenKey | null>(null);
   const snapshot = () => new Set((agents.data?.agents ?? []).map((agent) => agent.id));
   // Non-administrators cannot list keys; they wait from the start, for a key they get elsewhere.
-  const [known, setKnown] = useState<ReadonlySet<string> | null>(() => (isAdmin ? null : snapshot()));
+  const [known, setKnown] = useState<ReadonlySet<string> | null>(() => (admin ? null : snapshot()));
   const choose = (key: ChosenKey) => {
     setChosen(key);
     setKnown(snapshot());
@@ -34,14 +34,14 @@ function AddHostContent({ onClose }: { onClose: () => void }) {
     <>
       <DialogContent>
         <Stack spacing={3} sx={{ pt: 1 }}>
-          {isAdmin ? (
+          {admin ? (
             <KeyChooser chosen={chosen} onChosen={choose} />
           ) : (
             <Alert severity="info" variant="outlined">
               {t('hosts.addDialog.notAdmin')}
             </Alert>
           )}
-          {chosen || !isAdmin ? <CommandSteps chosen={chosen} /> : null}
+          {chosen || !admin ? <CommandSteps chosen={chosen} /> : null}
           {known ? <HostWatch known={known} agents={agents.data?.agents ?? []} /> : null}
         </Stack>
       </DialogContent>
