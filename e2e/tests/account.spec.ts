@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { SCREENS, mainNav, signIn } from '../fixtures.js';
-import { asAdmin, createUser, resetLinkFor, saveSettings, uniqueEmail } from './users-api.js';
+import { asAdmin, createUser, resetLinkFor, saveSettings, uniqueEmail, verifyLinkFor } from './users-api.js';
 
 /** Generates a real key pair with ssh-keygen; answers the public line and its fingerprint. */
 async function generateKey(type: 'ed25519' | 'rsa', bits?: number): Promise<{ line: string; fingerprint: string }> {
@@ -134,7 +134,7 @@ test.describe('password flows', () => {
     await signIn(page, { email: account.email, password: 'brand-new-password' });
   });
 
-  test('sign-up follows the general settings, shows the banner, and signs the new user in', async ({
+  test('sign-up follows the general settings, shows the banner, proves the email, then signs the new user in', async ({
     page,
     request,
   }) => {
@@ -159,6 +159,16 @@ test.describe('password flows', () => {
       await page.getByLabel(/^Password/).fill('signed-up-password');
       await page.screenshot({ path: `${SCREENS}/signup-en-dark.png` });
       await page.getByRole('button', { name: 'Create account' }).click();
+      // Nobody is signed in until the mailed link is opened (issue 14).
+      await expect(page.getByText('Check your mail')).toBeVisible();
+      await expect(page.getByText(`We sent a link to ${email}.`, { exact: false })).toBeVisible();
+      await expect(mainNav(page)).toHaveCount(0);
+      await page.screenshot({ path: `${SCREENS}/signup-check-mail-en-dark.png` });
+      await page.goto(`/${await verifyLinkFor(request, email)}`);
+      await expect(page.getByText('Your email address is confirmed. You can now sign in.')).toBeVisible();
+      await page.screenshot({ path: `${SCREENS}/signup-verified-en-dark.png` });
+      await page.goto('/#/signin');
+      await signIn(page, { email, password: 'signed-up-password' });
       await expect(mainNav(page)).toBeVisible();
       await page.goto('/#/account');
       await expect(page.getByRole('region', { name: 'Profile' })).toContainText(email);

@@ -35,7 +35,8 @@ test.describe('single sign-on', () => {
 
   test.beforeAll(async () => {
     provider = await startProvider(`${BASE}/sso/oidc/callback`, {
-      olivia: { email, name: 'Olivia OIDC', groups: ['auditor', 'admin'] },
+      // A group merely named admin gives nothing; gh-admins is mapped to the admin role in Settings.
+      olivia: { email, name: 'Olivia OIDC', groups: ['auditor', 'admin', 'gh-admins'] },
       other: { email: `${unique('other')}@oidc.e2e.gatehouse.test`, name: 'Other', groups: [] },
     });
   });
@@ -64,6 +65,7 @@ test.describe('single sign-on', () => {
     await section.getByLabel('Client secret').fill(provider.client_secret);
     await section.getByRole('button', { name: 'Test connection' }).click();
     await expect(section.getByText(`Found the OpenID provider ${provider.issuer}.`)).toBeVisible();
+    await section.getByLabel('Groups that give the admin role').fill('gh-admins');
     await page.screenshot({ path: `${SCREENS}/settings-sso-oidc-en-dark.png`, fullPage: true });
     await section.getByRole('button', { name: 'Save' }).click();
     const confirm = page.getByRole('dialog', { name: 'Switch sign-in to OpenID Connect?' });

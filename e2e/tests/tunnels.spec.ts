@@ -60,7 +60,7 @@ test.describe('tunnels', () => {
     await form.getByLabel('Name', { exact: true }).fill(name);
     await form.getByLabel('Host', { exact: true }).click();
     await page.getByRole('option', { name: `${agent.hostname} (connected)` }).click();
-    await expect(form.getByLabel('Port')).toHaveValue('22');
+    await expect(form.getByLabel('Port', { exact: true })).toHaveValue('22');
     await form.getByLabel('Login on the host').fill('deploy');
     await expect(form.getByRole('radio', { name: 'Generated key pair' })).toBeChecked();
     await form.getByRole('button', { name: 'Create tunnel' }).click();
@@ -79,7 +79,7 @@ test.describe('tunnels', () => {
     await page.getByRole('button', { name: `Edit ${name}` }).click();
     const edit = page.getByRole('dialog', { name: `Edit ${name}` });
     await expect(edit.getByLabel('Type')).toHaveCount(0);
-    await edit.getByLabel('Port').fill('2222');
+    await edit.getByLabel('Port', { exact: true }).fill('2222');
     await edit.getByRole('button', { name: 'Save changes' }).click();
     await expect(edit).toBeHidden();
     await expect(snackbar(page)).toHaveText('Tunnel updated');

@@ -53,7 +53,16 @@ export async function saveSettings(request: APIRequestContext, settings: Record<
  * message in its outbox, which administrators read through GET /api/mail/outbox. Mail is sent in
  * the background, so this waits for it.
  */
-export async function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {
+export function resetLinkFor(request: APIRequestContext, email: string): Promise<string> {
+  return mailedLink(request, email, /#\/reset-password\?token=[\w-]+/);
+}
+
+/** The newest sign-up verification link mailed to this address (from the outbox, like resetLinkFor). */
+export function verifyLinkFor(request: APIRequestContext, email: string): Promise<string> {
+  return mailedLink(request, email, /#\/verify-email\?token=[\w-]+/);
+}
+
+async function mailedLink(request: APIRequestContext, email: string, pattern: RegExp): Promise<string> {
   const headers = { 'authentication-token': await apiToken(request) };
   let link: string | undefined;
   await expect
@@ -64,7 +73,7 @@ export async function resetLinkFor(request: APIRequestContext, email: string): P
         for (const message of messages) {
           if (message.to !== email) continue;
           const one = await request.get(`/api/mail/outbox/${message.id}`, { headers });
-          link = /#\/reset-password\?token=[\w-]+/.exec(((await one.json()) as { text: string }).text)?.[0];
+          link = pattern.exec(((await one.json()) as { text: string }).text)?.[0];
           if (link) return true;
         }
         return false;
