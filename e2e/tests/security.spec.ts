@@ -61,6 +61,10 @@ test.describe('secrets and live rights in the console', () => {
     const deleted = await callApi(request, admin, 'DELETE', `/api/user/${encodeURIComponent(account.email)}`);
     expect(deleted.status(), await deleted.text()).toBe(200);
     await expect(page.getByText('You were signed out')).toBeVisible({ timeout: 5_000 });
+    // The socket says the account was deleted; a request refused first says the session ended. Either names it.
+    await expect(
+      page.getByText(/Your Gatehouse account was deleted|your account was changed or deleted/),
+    ).toBeVisible();
     await expect(mainNav(page)).toHaveCount(0);
     await page.screenshot({ path: `${SCREENS}/signed-out-revoked-en-dark.png` });
     await page.setViewportSize({ width: 390, height: 844 });

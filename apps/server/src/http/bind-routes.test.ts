@@ -183,7 +183,10 @@ describe('the request binder', () => {
       const res = await call('GET', '/api/apikey', { token: 'forged' });
       expect(res).toMatchObject({
         status: 401,
-        body: { message: 'Your session has expired or its token is not valid. Sign in again.' },
+        body: {
+          message:
+            'Your session has ended: it expired or was signed out, or your account was changed or deleted. Sign in again.',
+        },
       });
       expect(seen).toBeUndefined();
     });

@@ -108,7 +108,11 @@ async function authorize(route: RouteContract, request: FastifyRequest, token: s
   const ticketed = route.access.kind === 'permissions' && route.access.ticket;
   if (!token && !ticketed) throw new HttpError(401, 'Sign in first: this call needs an Authentication-Token header.');
   if (!token && !principal) throw new HttpError(401, 'Sign in first: send an Authentication-Token header or a ticket.');
-  if (!principal) throw new HttpError(401, 'Your session has expired or its token is not valid. Sign in again.');
+  if (!principal)
+    throw new HttpError(
+      401,
+      'Your session has ended: it expired or was signed out, or your account was changed or deleted. Sign in again.',
+    );
   if (route.access.kind === 'admin-role' && !holdsAdminRole(principal)) {
     throw new HttpError(403, 'Only holders of the admin role may do this.');
   }

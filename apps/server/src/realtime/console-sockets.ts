@@ -141,7 +141,7 @@ export async function attachConsoleSockets(
     const live = io.of('/').sockets.get(socket.id);
     if (!live) return;
     const { token, userId, email } = socket.data as ConsoleSocketData;
-    const result = await deps.auth.authenticateConnection(token);
+    const result = await deps.auth.authenticateConnection(token, userId);
     if ('refused' in result) {
       // Signed out, expired, or the user deleted: every watch ends, then the socket, in words.
       for (const room of live.rooms)

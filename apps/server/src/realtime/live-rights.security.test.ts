@@ -258,7 +258,7 @@ describe.each(DATABASES)('live rights on %s', (kind) => {
     expect((await server.call('DELETE', '/api/user/dora@example.test', { token: admin })).status).toBeLessThan(300);
     const gone = await watcher.disconnected;
     expect(gone - asked).toBeLessThan(WITHIN_MS);
-    expect((await watcher.revoked).message).toMatch(/Sign in again/);
+    expect((await watcher.revoked).message).toMatch(/Your Gatehouse account was deleted/);
     await eventually(
       () => audited('dora@example.test'),
       (yes) => yes,

@@ -169,9 +169,17 @@ export class AuthService {
    * tokens. A one-shot authorization answers exactly one HTTP call, so it opens no socket (it would
    * otherwise be used without being used up, or be used up by a socket instead of the call it was for).
    */
-  async authenticateConnection(token: string): Promise<{ principal: Principal } | { refused: string }> {
+  async authenticateConnection(
+    token: string,
+    /** The user the connection was opened for: when it no longer exists, the refusal says so. */
+    userId?: string,
+  ): Promise<{ principal: Principal } | { refused: string }> {
     const principal = await this.authenticate(token);
-    if (!principal) return { refused: 'Your session has expired or was signed out. Sign in again.' };
+    if (!principal) {
+      if (userId && !(await this.users.findById(userId)))
+        return { refused: 'Your Gatehouse account was deleted. Ask an administrator if this is a mistake.' };
+      return { refused: 'Your session has expired or was signed out. Sign in again.' };
+    }
     if (principal.tokenKind !== 'session')
       return { refused: 'A one-shot authorization opens no connection: use your session token.' };
     return { principal };
