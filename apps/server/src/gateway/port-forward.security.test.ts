@@ -254,24 +254,30 @@ describe.each(DATABASES)('ssh port forwarding through the gateway on %s', (kind)
     );
   });
 
+  /** ssh -N -L to the echo service, one connection through it that echoed `word`, and the session's recording. */
+  const echoThroughForward = async (word: string) => {
+    const before = new Set((await recordings()).map((r) => r.id));
+    const forward = await forwardOnly(`127.0.0.1:${echo.port}`);
+    const socket = net.connect(forward.local, '127.0.0.1');
+    socket.on('error', () => undefined);
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+    let echoed = '';
+    socket.on('data', (c: Buffer) => (echoed += c.toString()));
+    socket.write(word);
+    await eventually(
+      async () => echoed,
+      (t) => t === word,
+    );
+    const rec = (await eventually(recordings, (l) => l.some((r) => !before.has(r.id) && r.ended_on === null))).find(
+      (r) => !before.has(r.id),
+    )!;
+    return { forward, closed, rec };
+  };
+
   it('an open forward closes within a second when its definition stops allowing forwarding', async () => {
     await allowForwarding(true);
-    const before = new Set((await recordings()).map((r) => r.id));
     try {
-      const forward = await forwardOnly(`127.0.0.1:${echo.port}`);
-      const socket = net.connect(forward.local, '127.0.0.1');
-      socket.on('error', () => undefined);
-      const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
-      let echoed = '';
-      socket.on('data', (c: Buffer) => (echoed += c.toString()));
-      socket.write('open');
-      await eventually(
-        async () => echoed,
-        (t) => t === 'open',
-      );
-      const rec = (await eventually(recordings, (l) => l.some((r) => !before.has(r.id) && r.ended_on === null))).find(
-        (r) => !before.has(r.id),
-      )!;
+      const { forward, closed, rec } = await echoThroughForward('open');
       const asked = Date.now();
       await allowForwarding(false);
       // Live rights: the change is seen within 500 ms and the connection re-checked at once.
@@ -289,22 +295,8 @@ describe.each(DATABASES)('ssh port forwarding through the gateway on %s', (kind)
 
   it('terminating a forward-only session closes the forwarded connection within a second', async () => {
     await allowForwarding(true);
-    const before = new Set((await recordings()).map((r) => r.id));
     try {
-      const forward = await forwardOnly(`127.0.0.1:${echo.port}`);
-      const socket = net.connect(forward.local, '127.0.0.1');
-      socket.on('error', () => undefined);
-      const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
-      let echoed = '';
-      socket.on('data', (c: Buffer) => (echoed += c.toString()));
-      socket.write('still-open');
-      await eventually(
-        async () => echoed,
-        (t) => t === 'still-open',
-      );
-      const rec = (await eventually(recordings, (l) => l.some((r) => !before.has(r.id) && r.ended_on === null))).find(
-        (r) => !before.has(r.id),
-      )!;
+      const { forward, closed, rec } = await echoThroughForward('still-open');
       expect(echo.open.size).toBe(1);
       const asked = Date.now();
       const res = await server.call<{ message: string }>('DELETE', `/api/tunnel/${rec.id}`, { token: admin });
