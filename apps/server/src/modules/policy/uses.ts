@@ -1,9 +1,6 @@
 /** What a person wants to do on a host through a tunnel definition. */
 export type Use = 'shell' | 'exec' | 'sftp' | 'forward' | 'rdp' | 'generic';
 
-/** Every use, for validation and tests. */
-export const USES: readonly Use[] = ['shell', 'exec', 'sftp', 'forward', 'rdp', 'generic'];
-
 /** The definition type that serves a use: shell, exec, sftp and forwarding go through ssh definitions. */
 export function definitionTypeFor(use: Use): 'ssh' | 'rdp' | 'generic' {
   return use === 'rdp' || use === 'generic' ? use : 'ssh';
