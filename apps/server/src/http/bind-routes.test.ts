@@ -6,7 +6,7 @@ import {
   TOKEN_HEADER_ALT,
 } from '@gatehouse/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import { type Principal, toPrincipal } from '../modules/auth/principal.js';
 import { type Gatekeeper, type HandlerContext, type Handlers, bindRoutes } from './bind-routes.js';
@@ -62,12 +62,17 @@ describe('the request binder', () => {
   let app: FastifyInstance;
   let base: string;
   const state: GateState = { limit: undefined, oneShotLeft: true, asked: [], consumed: [] };
+  /** The server's warnings and errors, one JSON line each. */
+  const logs: string[] = [];
   /** What the last handler received. */
   let seen:
     (Omit<HandlerContext<RouteContract>, 'request' | 'reply' | 'principal'> & Record<string, unknown>) | undefined;
 
   beforeAll(async () => {
-    app = Fastify({ routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 } });
+    app = Fastify({
+      routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+      logger: { level: 'warn', stream: { write: (line: string) => void logs.push(line) } },
+    });
     app.addContentTypeParser('application/octet-stream', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
     installErrorHandler(app);
     const auth = {
@@ -128,6 +133,7 @@ describe('the request binder', () => {
     state.asked = [];
     state.consumed = [];
     seen = undefined;
+    logs.length = 0;
   });
 
   const call = async (
@@ -168,6 +174,14 @@ describe('the request binder', () => {
         status: 401,
         body: { message: 'Sign in first: this call needs an Authentication-Token header.' },
       });
+    });
+
+    it('an empty token header is no token: a public route hands its handler neither token nor caller', async () => {
+      expect(await call('GET', '/api/health', { token: '' })).toMatchObject({ status: 200, body: { ok: 'health' } });
+      expect(seen).toMatchObject({ name: 'health', principal: undefined });
+      expect(seen?.token).toBeUndefined();
+      expect((await call('GET', '/api/health', { token: '', header: TOKEN_HEADER_ALT })).status).toBe(200);
+      expect(seen?.token).toBeUndefined();
     });
 
     it('a public route runs without a token, and knows the caller when one is sent', async () => {
@@ -224,6 +238,41 @@ describe('the request binder', () => {
       expect(seen).toBeUndefined();
       expect((await call('GET', `/api/recording/${RECORDING}/data`, { token: 'reader' })).status).toBe(200);
       expect(seen).toMatchObject({ principal: 'reader@x.test', params: { id: RECORDING } });
+    });
+
+    it('a route listing several permissions admits a holder of any one, and names them all when refusing', async () => {
+      const refused = await call('GET', '/api/agent/dashboard', { token: 'nobody' });
+      expect(refused).toMatchObject({
+        status: 403,
+        body: { message: 'You need one of these permissions for this: list-host, list-recording.' },
+      });
+      expect(seen).toBeUndefined();
+      // The reader holds list-recording but not list-host.
+      expect(await call('GET', '/api/agent/dashboard', { token: 'reader' })).toMatchObject({
+        status: 200,
+        body: { ok: 'getDashboard' },
+      });
+      expect(seen).toMatchObject({ name: 'getDashboard', principal: 'reader@x.test' });
+    });
+
+    it('a ticket route still needs the permission from a token holder', async () => {
+      const res = await call('GET', `/api/recording/${RECORDING}/cast?ticket=good-ticket`, { token: 'nobody' });
+      expect(res).toMatchObject({
+        status: 403,
+        body: { message: 'You need one of these permissions for this: list-recording.' },
+      });
+      expect(seen).toBeUndefined();
+    });
+
+    it('a permission route without ticket access never reads ?ticket=, not even to refuse it', async () => {
+      for (const ticket of ['bad', 'good-ticket']) {
+        const res = await call('GET', `/api/recording/${RECORDING}/data?ticket=${ticket}`);
+        expect(res).toMatchObject({
+          status: 401,
+          body: { message: 'Sign in first: this call needs an Authentication-Token header.' },
+        });
+      }
+      expect(seen).toBeUndefined();
     });
 
     it('a signed-in route needs a token, and no ticket stands in for one', async () => {
@@ -307,6 +356,24 @@ describe('the request binder', () => {
       expect((await call('GET', '/api/apikey', { token: 'admin-stale' })).status).toBe(200);
     });
 
+    it('a token is fresh for less than FRESH_TOKEN_SECONDS: at exactly that age it is stale', async () => {
+      state.limit = 'freshness';
+      const issued = PRINCIPALS.settings?.issuedAt.getTime() ?? 0;
+      // Only Date is frozen (no timer is faked), so the clock reads the same all through a call.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        vi.setSystemTime(issued + FRESH_TOKEN_SECONDS * 1000 - 1);
+        expect((await call('GET', '/api/security', { token: 'settings' })).status).toBe(200);
+        vi.setSystemTime(issued + FRESH_TOKEN_SECONDS * 1000);
+        expect(await call('GET', '/api/security', { token: 'settings' })).toMatchObject({
+          status: 401,
+          body: { reauth: 'freshness' },
+        });
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
     it('routes marked fresh need a fresh or one-shot token even when nothing is listed', async () => {
       const body = { effectiveTokenMaxAge: 3600 };
       const stale = await call('POST', '/api/security', { token: 'settings-stale', body });
@@ -350,6 +417,19 @@ describe('the request binder', () => {
       expect(seen).toBeUndefined();
     });
 
+    it("names the part a built-in check refused: 'Path', 'Query' or 'Body', with the field when there is one", async () => {
+      const long = 'p'.repeat(65);
+      const path = await call('GET', `/api/pods/${long}/logs`, { token: 'admin' });
+      expect(path.status).toBe(400);
+      expect(String(path.body.message)).toMatch(/^Path field 'name': Too big/);
+      const query = await call('GET', '/api/pods/api/logs?limit=0', { token: 'admin' });
+      expect(query.status).toBe(400);
+      expect(String(query.body.message)).toMatch(/^Query field 'limit': Too small/);
+      const body = await call('POST', '/api/role', { token: 'admin', body: { name: 'r', extra: 1 } });
+      expect(body).toMatchObject({ status: 400, body: { message: 'Body: Unrecognized key: "extra"' } });
+      expect(seen).toBeUndefined();
+    });
+
     it('hands the handler the parsed parts, and a missing body as an empty one', async () => {
       expect((await call('POST', '/api/security', { token: 'settings' })).status).toBe(200);
       expect(seen).toMatchObject({ name: 'saveSecurity', body: {} });
@@ -370,6 +450,22 @@ describe('the request binder', () => {
         status: 206,
         body: { text: 'video bytes' },
       });
+    });
+
+    it('a handler that sent its own reply is not answered a second time', async () => {
+      // getRecordingCast sends and returns the reply; getRecordingVideo awaits its send and returns a value.
+      expect(await call('GET', `/api/recording/${RECORDING}/cast`, { token: 'reader' })).toMatchObject({
+        status: 206,
+        body: { text: 'cast bytes' },
+      });
+      expect(await call('GET', `/api/recording/${RECORDING}/video`, { token: 'reader' })).toMatchObject({
+        status: 206,
+        body: { text: 'video bytes' },
+      });
+      // One more round trip, so that whatever the binder did after those answers has happened.
+      expect((await call('GET', '/api/health')).status).toBe(200);
+      // Fastify refuses a second answer with a warning only the server log shows.
+      expect(logs.filter((line) => line.includes('FST_ERR_REP_ALREADY_SENT'))).toEqual([]);
     });
 
     it('marks state-changing calls for the audit, and names the route', async () => {

@@ -59,7 +59,7 @@ export type Handlers = { [K in RouteName]: Handler<Routes[K]> };
 export function tokenOf(request: FastifyRequest): string | undefined {
   const raw = request.headers[TOKEN_HEADER] ?? request.headers[TOKEN_HEADER_ALT];
   const value = Array.isArray(raw) ? raw[0] : raw;
-  return value && value.length > 0 ? value : undefined;
+  return value || undefined; // an empty header is no token
 }
 
 function parsePart<T>(schema: ZodType | undefined, value: unknown, where: string): T {
@@ -160,9 +160,9 @@ export function bindRoutes(app: FastifyInstance, handlers: Handlers, gate: Gatek
         // Raw routes take their body as bytes (uploads) and send their own reply (files with ranges).
         const body = route.raw ? (request.body as never) : parsePart<never>(route.body, request.body ?? {}, 'Body');
         const result = await handler({ params, query, body, principal: principal as Principal, token, request, reply });
-        // A handler that sent its own reply (a file, with ranges) answers the reply itself; a reply
-        // is thenable, so awaiting it yields undefined once it was sent.
-        if (result === reply || reply.sent) return reply;
+        // A handler that sent its own reply (a file, with ranges) is answered by it: a reply is
+        // thenable, so awaiting the handler yields undefined, and reply.sent tells.
+        if (reply.sent) return reply;
         return reply.status(route.status ?? 200).send(result);
       },
     });
