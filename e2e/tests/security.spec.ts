@@ -44,9 +44,11 @@ test.describe('secrets and live rights in the console', () => {
     page,
     request,
   }) => {
-    await signIn(page, ACCOUNTS.plainUser, '/settings?section=outbox');
+    // A fresh plain user (the demo's plain user changes its password in another spec).
+    const plain = await createUser(request, 'plain');
+    await signIn(page, plain, '/settings?section=outbox');
     await expect(page.getByRole('tab', { name: 'Mail outbox' })).toHaveCount(0);
-    const login = await request.post('/api/login?include_auth_token', { data: ACCOUNTS.plainUser });
+    const login = await request.post('/api/login?include_auth_token', { data: plain });
     const { response } = (await login.json()) as { response: { user: { authentication_token: string } } };
     const answer = await callApi(request, response.user.authentication_token, 'GET', '/api/mail/outbox');
     expect(answer.status()).toBe(403);
