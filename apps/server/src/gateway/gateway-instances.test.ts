@@ -1,14 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/client.js';
-import { type RunningServer, startServer } from '../server.js';
+import type { RunningServer } from '../server.js';
 import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
-import { ADMIN, testConfig } from '../test/harness.js';
+import { ADMIN, startInstances } from '../test/harness.js';
 import { type Sshd, ssh, startSshd, userKey } from '../test/sshd.js';
 
 type Rec = { id: string; ended_on: string | null; end_reason: string | null; terminated_by: string | null };
@@ -18,9 +15,8 @@ type Rec = { id: string; ended_on: string | null; end_reason: string | null; ter
 describe.runIf(process.env.TEST_DATABASE_URL && process.env.REDIS_URL)(
   'gateway sessions across two server instances',
   () => {
-    const url = process.env.TEST_DATABASE_URL ?? '';
-    const schema = `gh_test_${randomBytes(6).toString('hex')}`;
     const servers: RunningServer[] = [];
+    let stopInstances: () => Promise<void> = async () => undefined;
     const keys = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-keys-'));
     const vera = userKey(keys, 'vera');
     let sshd: Sshd;
@@ -42,15 +38,9 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.REDIS_URL)(
     };
 
     beforeAll(async () => {
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.end();
-      const secretKey = randomBytes(32).toString('hex');
-      for (let i = 0; i < 2; i += 1) {
-        const database = await openDatabase({ url, searchPath: schema });
-        servers.push(await startServer(testConfig({ redisUrl: process.env.REDIS_URL, secretKey }), { database }));
-      }
+      const started = await startInstances(2);
+      servers.push(...started.servers);
+      stopInstances = started.stop;
       const [a] = servers as [RunningServer];
       const res = await fetch(`${a.url}/api/login?include_auth_token`, {
         method: 'POST',
@@ -90,14 +80,7 @@ describe.runIf(process.env.TEST_DATABASE_URL && process.env.REDIS_URL)(
     afterAll(async () => {
       agent?.child.kill('SIGKILL');
       sshd?.stop();
-      for (const s of servers) {
-        await s.close();
-        await s.services.database.close();
-      }
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.end();
+      await stopInstances();
     });
 
     it('a console on instance B watches and terminates a session held by instance A', async () => {

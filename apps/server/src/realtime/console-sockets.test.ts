@@ -1,10 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/client.js';
-import { type RunningServer, startServer } from '../server.js';
-import { ADMIN, DATABASES, type TestServer, startTestServer, testConfig } from '../test/harness.js';
+import type { RunningServer } from '../server.js';
+import { ADMIN, DATABASES, type TestServer, startInstances, startTestServer } from '../test/harness.js';
 
 function connect(url: string, token: string | undefined): Socket {
   return connectSocket(url, { auth: token ? { token } : {}, transports: ['websocket'], reconnection: false });
@@ -64,29 +61,15 @@ describe.each(DATABASES)('console sockets on %s', (kind) => {
 describe.runIf(process.env.TEST_DATABASE_URL && process.env.REDIS_URL)(
   'two instances sharing PostgreSQL and Redis',
   () => {
-    const url = process.env.TEST_DATABASE_URL ?? '';
-    const schema = `gh_test_${randomBytes(6).toString('hex')}`;
     const servers: RunningServer[] = [];
+    let stopInstances: () => Promise<void> = async () => undefined;
     beforeAll(async () => {
-      const admin = new pg.Client({ connectionString: url });
-      await admin.connect();
-      await admin.query(`CREATE SCHEMA ${schema}`);
-      await admin.end();
-      const secretKey = randomBytes(32).toString('hex');
-      for (let i = 0; i < 2; i += 1) {
-        const database = await openDatabase({ url, searchPath: schema });
-        servers.push(await startServer(testConfig({ redisUrl: process.env.REDIS_URL, secretKey }), { database }));
-      }
+      const started = await startInstances(2);
+      servers.push(...started.servers);
+      stopInstances = started.stop;
     });
     afterAll(async () => {
-      for (const s of servers) {
-        await s.close();
-        await s.services.database.close();
-      }
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.end();
+      await stopInstances();
     });
 
     it('fans an agent change on instance A out to a console on instance B', async () => {

@@ -1,18 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { AGENT_CONNECT_PATH, AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER } from '@gatehouse/contracts';
-import pg from 'pg';
 import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { openDatabase } from '../db/client.js';
 import type { LiveRecording } from '../recordings/recordings.service.js';
-import { type RunningServer, startServer } from '../server.js';
+import type { RunningServer } from '../server.js';
 import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
-import { ADMIN, DATABASES, type TestServer, startTestServer, testConfig } from '../test/harness.js';
+import { ADMIN, DATABASES, type TestServer, startInstances, startTestServer } from '../test/harness.js';
 import { type Sshd, ssh, startSshd, userKey } from '../test/sshd.js';
 import { REVOKED_ACTION } from './live-rights.js';
 import { TUNNEL_CONNECT_PATH } from './tunnel-endpoint.js';
@@ -457,29 +454,15 @@ describe.each(DATABASES)('live rights on %s', (kind) => {
 describe.runIf(process.env.TEST_DATABASE_URL && process.env.REDIS_URL)(
   'live rights across two instances sharing PostgreSQL and Redis',
   () => {
-    const url = process.env.TEST_DATABASE_URL ?? '';
-    const schema = `gh_test_${randomBytes(6).toString('hex')}`;
     const servers: RunningServer[] = [];
+    let stopInstances: () => Promise<void> = async () => undefined;
     beforeAll(async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      await client.query(`CREATE SCHEMA ${schema}`);
-      await client.end();
-      const secretKey = randomBytes(32).toString('hex');
-      for (let i = 0; i < 2; i += 1) {
-        const database = await openDatabase({ url, searchPath: schema });
-        servers.push(await startServer(testConfig({ redisUrl: process.env.REDIS_URL, secretKey }), { database }));
-      }
+      const started = await startInstances(2);
+      servers.push(...started.servers);
+      stopInstances = started.stop;
     });
     afterAll(async () => {
-      for (const s of servers) {
-        await s.close();
-        await s.services.database.close();
-      }
-      const cleanup = new pg.Client({ connectionString: url });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.end();
+      await stopInstances();
     });
 
     const request = async <T>(base: string, method: string, route: string, token?: string, body?: unknown) => {
