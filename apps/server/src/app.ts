@@ -61,7 +61,7 @@ export async function buildApp(
     for (const method of [route.method].flat()) served.push(`${method} ${route.url}`);
   });
   app.decorate('servedRoutes', served);
-  installErrorHandler(app);
+  installErrorHandler(app, services.database.health);
   installAuditHook(app, services.repositories.audit);
   installVideoUpload(app);
   installSamlForm(app);

@@ -39,6 +39,8 @@ const EnvSchema = z.object({
   REDIS_URL: optionalText.pipe(
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
+  GATEHOUSE_DB_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  GATEHOUSE_DB_OUTAGE_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   GATEHOUSE_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
 });
 
@@ -48,6 +50,10 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** How long to keep trying to reach PostgreSQL at start (seconds). */
+  databaseWaitSeconds: number;
+  /** How long live sessions go on while the database is away (seconds). */
+  databaseOutageGraceSeconds: number;
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -88,6 +94,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     host: e.HOST,
     dataDir: path.resolve(e.GATEHOUSE_DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseWaitSeconds: e.GATEHOUSE_DB_WAIT_SECONDS,
+    databaseOutageGraceSeconds: e.GATEHOUSE_DB_OUTAGE_GRACE_SECONDS,
     adminEmail: e.GATEHOUSE_ADMIN_EMAIL?.toLowerCase(),
     adminPassword: e.GATEHOUSE_ADMIN_PASSWORD,
     logLevel: e.LOG_LEVEL,

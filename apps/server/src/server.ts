@@ -48,7 +48,15 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
   if (!database) {
     if (!config.databaseUrl) releaseLock = lockDataDir(config.dataDir);
     try {
-      database = await openDatabase({ url: config.databaseUrl, dataDir: path.join(config.dataDir, 'pglite') });
+      database = await openDatabase({
+        url: config.databaseUrl,
+        dataDir: path.join(config.dataDir, 'pglite'),
+        waitMs: config.databaseWaitSeconds * 1000,
+        onWait: (attempt, error) =>
+          process.stderr.write(
+            `Waiting for the database named by DATABASE_URL (attempt ${attempt}, up to ${config.databaseWaitSeconds} s): ${(error as Error).message}\n`,
+          ),
+      });
     } catch (error) {
       releaseLock?.();
       throw error;
@@ -66,7 +74,9 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
     logBook,
     devLicenses: config.devLicenses,
     httpsPort: config.tlsPort,
+    databaseOutageGraceMs: config.databaseOutageGraceSeconds * 1000,
   });
+  database.health.useLog(services.log.child({ component: 'database' }));
   await services.usersService.ensureBuiltinRoles();
   return { database, services, releaseLock };
 }

@@ -67,6 +67,8 @@ export interface ServiceOptions {
   secretKey: Buffer;
   defaultPublicUrl: string;
   log: FastifyBaseLogger;
+  /** How long live sessions go on while the database is away (rights cannot be withdrawn then). */
+  databaseOutageGraceMs?: number;
   /** Accept development-signed licences. */
   devLicenses?: boolean;
   /** Where HTTPS is served, for the certificate's description. */
@@ -86,7 +88,7 @@ export function createServices(database: Database, options: ServiceOptions) {
   const rolesAdmin = new RolesAdminRepository(db);
   const groups = new GroupsRepository(db);
   const settingsRepository = new SettingsRepository(db);
-  const audit = new AuditRepository(db);
+  const audit = new AuditRepository(db, database.health);
   const tokens = new TokensRepository(db);
   const apiKeys = new ApiKeysRepository(db);
   const guard = new LoginGuardRepository(db);
@@ -94,7 +96,11 @@ export function createServices(database: Database, options: ServiceOptions) {
   const tunnels = new TunnelsRepository(db);
   const box = new SecretBox(options.secretKey);
   // Live connections re-checked whenever rights change, on every instance (realtime/live-rights.ts).
-  const liveRights = new LiveRights(database, options.log.child({ component: 'live-rights' }));
+  const liveRights = new LiveRights(
+    database,
+    options.log.child({ component: 'live-rights' }),
+    options.databaseOutageGraceMs,
+  );
   const hub = new AgentHub(agents, options.log.child({ component: 'agent-hub' }), liveRights);
   const security = new SecurityService(settingsRepository, (message) =>
     options.log.child({ component: 'api' }).warn(message),
@@ -113,6 +119,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     async () => (await gatewayKeys.keys()).signingKey,
     options.log.child({ component: 'recording-storage' }),
   );
+  recordings.useHealth(database.health);
   const mediaTickets = new MediaTickets(options.secretKey);
   const ssoConfig = new SsoConfigService(
     settingsRepository,

@@ -3,6 +3,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { DatabaseHealth, isDatabaseUnavailable } from './health.js';
 import * as schema from './schema.js';
 
 /** The query layer every repository uses, whichever engine is underneath. */
@@ -20,6 +21,8 @@ export interface RawSql {
 export interface Database extends RawSql {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Whether the database answers, as this process last saw it (PostgreSQL can go away; PGlite cannot). */
+  health: DatabaseHealth;
   /** Runs the function in one transaction on one connection. */
   transaction<T>(fn: (tx: RawSql) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -33,11 +36,15 @@ export interface OpenOptions {
   dataDir?: string | undefined;
   /** PostgreSQL schema to use (tests isolate themselves in one). */
   searchPath?: string;
+  /** How long to keep trying to reach PostgreSQL at start before giving up (ms); 0 fails at once. */
+  waitMs?: number;
+  /** Told of each failed attempt at start (how the wait is explained on the console). */
+  onWait?: (attempt: number, error: unknown) => void;
 }
 
 /** Opens PostgreSQL when a URL is given, else embedded PGlite. */
 export async function openDatabase(options: OpenOptions): Promise<Database> {
-  if (options.url) return openPostgres(options.url, options.searchPath);
+  if (options.url) return openPostgres(options);
   return openPglite(options.dataDir);
 }
 
@@ -47,6 +54,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   return {
     db,
     kind: 'pglite',
+    health: new DatabaseHealth(() => client.query('SELECT 1')),
     transaction: (fn) =>
       client.transaction((tx) =>
         fn({
@@ -68,47 +76,97 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   };
 }
 
-async function openPostgres(url: string, searchPath: string | undefined): Promise<Database> {
+/** pg.Pool settings: a connection attempt gives up after 5 s (the caller answers 503), TCP keep-alive finds dead peers. */
+export const PG_POOL_OPTIONS = { max: 10, connectionTimeoutMillis: 5000, idleTimeoutMillis: 30_000, keepAlive: true };
+
+async function openPostgres(options: OpenOptions): Promise<Database> {
   const pool = new pg.Pool({
-    connectionString: url,
-    max: 10,
-    ...(searchPath ? { options: `-c search_path=${searchPath}` } : {}),
+    connectionString: options.url,
+    ...PG_POOL_OPTIONS,
+    ...(options.searchPath ? { options: `-c search_path=${options.searchPath}` } : {}),
   });
-  // Fail fast with a clear message when the database is unreachable.
-  const probe = await pool.connect();
-  probe.release();
+  const health = new DatabaseHealth(() => pool.query('SELECT 1'));
+  // A connection the server dropped (restart, failover, pg_terminate_backend, a proxy's idle
+  // timeout) emits 'error' on its client, idle or checked out: without a listener Node ends the
+  // process. Here it marks the database down; the pool drops that client and opens new ones.
+  pool.on('error', (error) => health.failed(error));
+  pool.on('connect', (client) => client.on('error', (error) => health.failed(error)));
+  await waitForPostgres(pool, options);
   const db = drizzlePg({ client: pool, schema }) as unknown as Db;
+  /** Runs one call; a failure saying the database is away marks it down, a success marks it up. */
+  const observed = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      const result = await work();
+      health.succeeded();
+      return result;
+    } catch (error) {
+      health.failed(error);
+      throw error;
+    }
+  };
   return {
     db,
     kind: 'postgres',
-    async transaction(fn) {
-      const conn = await pool.connect();
-      try {
-        await conn.query('BEGIN');
-        const result = await fn({
-          query: async <T>(statement: string, params: unknown[] = []) =>
-            (await conn.query(statement, params)).rows as T[],
-          exec: async (statements: string) => {
-            await conn.query(statements);
-          },
-        });
-        await conn.query('COMMIT');
-        return result;
-      } catch (error) {
-        await conn.query('ROLLBACK');
-        throw error;
-      } finally {
-        conn.release();
-      }
-    },
-    async query<T>(statement: string, params: unknown[] = []) {
-      return (await pool.query(statement, params)).rows as T[];
-    },
-    async exec(statements) {
-      await pool.query(statements);
-    },
+    health,
+    transaction: (fn) =>
+      observed(async () => {
+        const conn = await pool.connect();
+        let broken: unknown;
+        try {
+          await conn.query('BEGIN');
+          const result = await fn({
+            query: async <T>(statement: string, params: unknown[] = []) =>
+              (await conn.query(statement, params)).rows as T[],
+            exec: async (statements: string) => {
+              await conn.query(statements);
+            },
+          });
+          await conn.query('COMMIT');
+          return result;
+        } catch (error) {
+          // On a dropped connection ROLLBACK fails too; the first error is the one to answer.
+          await conn.query('ROLLBACK').catch((rollbackError: unknown) => {
+            broken = rollbackError;
+          });
+          throw error;
+        } finally {
+          // A connection that failed is not given back to the pool for reuse.
+          conn.release(broken instanceof Error ? broken : undefined);
+        }
+      }),
+    query: <T>(statement: string, params: unknown[] = []) =>
+      observed(async () => (await pool.query(statement, params)).rows as T[]),
+    exec: (statements) =>
+      observed(async () => {
+        await pool.query(statements);
+      }),
     async close() {
+      health.close();
       await pool.end();
     },
   };
+}
+
+/**
+ * Reaches PostgreSQL once before serving: retried with a growing delay for up to options.waitMs
+ * while it is away (starting beside it, restarting), failing at once on any other error (a wrong
+ * password, a missing database) with that error.
+ */
+async function waitForPostgres(pool: pg.Pool, options: OpenOptions): Promise<void> {
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const probe = await pool.connect();
+      probe.release();
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error) || Date.now() >= deadline) {
+        await pool.end().catch(() => undefined);
+        throw error;
+      }
+      options.onWait?.(attempt, error);
+      const delay = Math.min(500 * 2 ** (attempt - 1), 5000, Math.max(0, deadline - Date.now()));
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuditRepository } from '../modules/audit/audit.repository.js';
+import { logFailure } from '../lib/detach.js';
 
 function outcomeOf(status: number): 'success' | 'failure' | 'denied' {
   if (status < 400) return 'success';
@@ -31,7 +32,7 @@ export function installAuditHook(app: FastifyInstance, audit: AuditRepository): 
         detail: note.detail ?? null,
       });
     } catch (error) {
-      request.log.error({ err: error, action: config.routeId }, 'could not write the audit entry');
+      logFailure(request.log, error, `could not write the audit entry of ${config.routeId}`);
     }
     return payload;
   });

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ErrorBody } from '@gatehouse/contracts';
 import { ZodError } from 'zod';
+import type { DatabaseHealth } from '../db/health.js';
 
 const STATUS_NAMES: Record<number, string> = {
   400: 'Bad Request',
@@ -56,8 +57,16 @@ export function describeIssues(error: ZodError, where: string): string[] {
   });
 }
 
-/** Maps every failure to a clear JSON answer; nothing unexpected leaks as a stack trace. */
-export function installErrorHandler(app: FastifyInstance): void {
+/** What a caller hears while the database is away; the server retries on its own. */
+export const DATABASE_AWAY_MESSAGE =
+  'The database is not reachable right now. Gatehouse reconnects on its own: try again in a few seconds.';
+
+/**
+ * Maps every failure to a clear JSON answer; nothing unexpected leaks as a stack trace. A failure
+ * that says the database is away answers 503 with Retry-After (and marks it down in `health`),
+ * logged once per outage by the health tracker rather than once per request.
+ */
+export function installErrorHandler(app: FastifyInstance, health?: DatabaseHealth): void {
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
     if (error instanceof HttpError) {
       const body = errorBody(error.status, error.message, error.errors);
@@ -70,6 +79,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (error instanceof ZodError) {
       const errors = describeIssues(error, 'Request');
       void reply.status(400).send(errorBody(400, errors[0] ?? 'Invalid request', errors));
+      return;
+    }
+    if (health?.failed(error)) {
+      void reply.status(503).header('retry-after', '5').send(errorBody(503, DATABASE_AWAY_MESSAGE));
       return;
     }
     const code = error.code;

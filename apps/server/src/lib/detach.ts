@@ -1,6 +1,19 @@
+import { isDatabaseUnavailable } from '../db/health.js';
+
 /** What detach() logs with. */
 export interface DetachLog {
   error(object: { err: unknown }, message: string): void;
+  debug?(object: { err: unknown }, message: string): void;
+}
+
+/**
+ * Logs a failure at error level, except one that only says the database is away: the database's
+ * health tracker logs an outage once, so each timer and request failing during it stays at debug
+ * instead of writing a line every half second.
+ */
+export function logFailure(log: DetachLog, error: unknown, message: string): void {
+  if (isDatabaseUnavailable(error)) log.debug?.({ err: error }, message);
+  else log.error({ err: error }, message);
 }
 
 /**
@@ -17,7 +30,7 @@ export function detach(
   onError?: (error: unknown) => void,
 ): void {
   Promise.resolve(work).then(undefined, (error: unknown) => {
-    log.error({ err: error }, `${what} failed`);
+    logFailure(log, error, `${what} failed`);
     if (!onError) return;
     try {
       onError(error);

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RawSql } from '../db/client.js';
-import { detach } from '../lib/detach.js';
+import { detach, logFailure } from '../lib/detach.js';
 
 /**
  * How fast withdrawn rights reach live connections: every instance reads the rights_changes
@@ -23,6 +23,21 @@ export interface LiveHolder {
    * audits it and ends the connection. Called again whenever rights change; never concurrently.
    */
   recheck(): Promise<void>;
+  /**
+   * Ends the connection because its rights could not be read for longer than the outage grace
+   * (the database away): what it holds can no longer be withdrawn, so it stops, in words. Holders
+   * without it (console sockets, whose every call needs the database anyway) stay open.
+   */
+  endForOutage?(message: string): void;
+}
+
+/** How long live connections go on while the database cannot be read (rights cannot be withdrawn then). */
+export const DEFAULT_OUTAGE_GRACE_MS = 5 * 60_000;
+
+/** What a connection ended by a long database outage is told. */
+export function outageMessage(graceMs: number): string {
+  const minutes = Math.max(1, Math.round(graceMs / 60_000));
+  return `Gatehouse could not reach its database for more than ${minutes} minute${minutes === 1 ? '' : 's'} and can no longer check your access, so the session was ended. Its recording is kept. Connect again once the database is back.`;
 }
 
 /**
@@ -39,10 +54,15 @@ export class LiveRights {
   private timer: NodeJS.Timeout | undefined;
   private pruner: NodeJS.Timeout | undefined;
   private polling = false;
+  /** Since when the changes could not be read (the database away), if they cannot now. */
+  private blindSince: number | undefined;
+  private outageEnded = false;
 
   constructor(
     private readonly sql: RawSql,
     private readonly log: FastifyBaseLogger,
+    /** How long connections go on without their rights being readable before they are ended. */
+    private readonly outageGraceMs = DEFAULT_OUTAGE_GRACE_MS,
   ) {}
 
   /** Starts polling (the server does, once migrated; services used without a server never poll). */
@@ -103,8 +123,8 @@ export class LiveRights {
           if (!this.holders.has(holder)) return;
           await holder.recheck().catch((error: unknown) => {
             // A failed re-check (the database away) is retried at the next change or poll: nothing is
-            // granted by it, and the connection keeps what it was last admitted to.
-            this.log.warn({ err: error }, 'live rights: a connection could not be re-checked');
+            // granted by it, and the connection keeps what it was last admitted to (for the outage grace).
+            logFailure(this.log, error, 'live rights: a connection could not be re-checked');
           });
         } while (mine.again);
       } finally {
@@ -128,6 +148,8 @@ export class LiveRights {
       const now = Date.now();
       const expired = [...this.holders].filter((h) => h.expiresAt !== undefined && h.expiresAt <= now);
       const fingerprint = await this.read();
+      this.blindSince = undefined;
+      this.outageEnded = false;
       if (fingerprint !== this.fingerprint) {
         this.fingerprint = fingerprint;
         await this.recheckAll();
@@ -135,9 +157,30 @@ export class LiveRights {
         await Promise.all(expired.map((h) => this.recheck(h)));
       }
     } catch (error) {
-      this.log.warn({ err: error }, 'live rights: changes not read');
+      logFailure(this.log, error, 'live rights: changes not read');
+      this.blind(Date.now());
     } finally {
       this.polling = false;
+    }
+  }
+
+  /** The changes could not be read: past the grace, every connection that can be ended is, once. */
+  private blind(now: number): void {
+    this.blindSince ??= now;
+    if (this.outageEnded || now - this.blindSince < this.outageGraceMs) return;
+    this.outageEnded = true;
+    const ending = [...this.holders].filter((h) => h.endForOutage !== undefined);
+    this.log.warn(
+      { connections: ending.length, outageMs: now - this.blindSince },
+      'rights unreadable past the outage grace: ending live sessions',
+    );
+    const message = outageMessage(this.outageGraceMs);
+    for (const holder of ending) {
+      try {
+        holder.endForOutage?.(message);
+      } catch (error) {
+        this.log.error({ err: error }, 'live rights: a connection could not be ended');
+      }
     }
   }
 
@@ -147,7 +190,7 @@ export class LiveRights {
         `DELETE FROM rights_changes WHERE at < clock_timestamp() - interval '${LIVE_RIGHTS_TIMING.keepMinutes} minutes'`,
       );
     } catch (error) {
-      this.log.warn({ err: error }, 'live rights: old changes not pruned');
+      logFailure(this.log, error, 'live rights: old changes not pruned');
     }
   }
 }

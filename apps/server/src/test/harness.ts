@@ -21,6 +21,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     host: '127.0.0.1',
     dataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'gh-test-')),
     databaseUrl: undefined,
+    databaseWaitSeconds: 0,
+    databaseOutageGraceSeconds: 300,
     adminEmail: ADMIN.email,
     adminPassword: ADMIN.password,
     logLevel: (process.env.TEST_LOG_LEVEL ?? 'silent') as Config['logLevel'],

@@ -1,6 +1,10 @@
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
+import { type DatabaseHealth, isDatabaseUnavailable } from '../../db/health.js';
 import { auditLog } from '../../db/schema.js';
+
+/** How many entries are held in memory while the database is away; past it, new ones are counted as lost. */
+export const AUDIT_BUFFER_LIMIT = 10_000;
 
 /** One entry to append to the audit trail. */
 export interface AuditInput {
@@ -14,13 +18,35 @@ export interface AuditInput {
   detail?: Record<string, unknown> | null;
 }
 
-/** The append-only audit trail. */
-export class AuditRepository {
-  constructor(private readonly db: Db) {}
+type AuditRow = typeof auditLog.$inferInsert;
 
-  /** Appends an entry. */
+/**
+ * The append-only audit trail. While the database is away (health says so), entries are held in
+ * memory with the time they happened, up to AUDIT_BUFFER_LIMIT, and written in order once it
+ * answers again; entries past the limit are lost, and one entry written on return says how many.
+ * A process that dies during the outage loses what it held (docs/RELIABILITY.md).
+ */
+export class AuditRepository {
+  private readonly held: AuditRow[] = [];
+  private lost = 0;
+  private flushing: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly health?: DatabaseHealth,
+  ) {
+    health?.on('up', () => void this.flush().catch(() => undefined));
+  }
+
+  /** Entries waiting for the database. */
+  get pending(): number {
+    return this.held.length;
+  }
+
+  /** Appends an entry (held for later while the database is away). */
   async append(entry: AuditInput): Promise<void> {
-    await this.db.insert(auditLog).values({
+    const row: AuditRow = {
+      at: new Date(),
       actorId: entry.actorId ?? null,
       actor: entry.actor ?? null,
       action: entry.action,
@@ -29,7 +55,53 @@ export class AuditRepository {
       status: entry.status ?? null,
       source: entry.source ?? null,
       detail: entry.detail ?? null,
-    });
+    };
+    if (this.held.length > 0) {
+      // Order is kept: while earlier entries wait, this one waits behind them.
+      this.hold(row);
+      if (this.health?.available) await this.flush().catch(() => undefined);
+      return;
+    }
+    try {
+      await this.db.insert(auditLog).values(row);
+    } catch (error) {
+      if (!this.health || !isDatabaseUnavailable(error)) throw error;
+      this.health.failed(error);
+      this.hold(row);
+    }
+  }
+
+  /** Writes what was held, oldest first; stops at the first failure (the rest waits for the next return). */
+  flush(): Promise<void> {
+    this.flushing ??= (async () => {
+      try {
+        while (this.held.length > 0) {
+          const batch = this.held.slice(0, 500);
+          await this.db.insert(auditLog).values(batch);
+          this.held.splice(0, batch.length);
+        }
+        if (this.lost > 0) {
+          const lost = this.lost;
+          this.lost = 0;
+          await this.db.insert(auditLog).values({
+            action: 'audit.lost',
+            outcome: 'failure',
+            detail: { entries: lost, why: 'the database was away and the in-memory buffer was full' },
+          });
+        }
+      } catch (error) {
+        this.health?.failed(error);
+        throw error;
+      } finally {
+        this.flushing = undefined;
+      }
+    })();
+    return this.flushing;
+  }
+
+  private hold(row: AuditRow): void {
+    if (this.held.length >= AUDIT_BUFFER_LIMIT) this.lost += 1;
+    else this.held.push(row);
   }
 
   /** The newest entries first, optionally before an id and for one action. */
