@@ -1,14 +1,36 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { lastChainEntry } from './chain-file.js';
+import { READ_WINDOW, readAt, readLines } from './file-reader.js';
 
 const WINDOW = 64 * 1024;
 const NEWLINE = 0x0a;
+/**
+ * Longest event line read whole: the recorder's are under 1 MiB (an event takes at most about
+ * 160 KiB of output). Longer lines (a damaged or foreign file) are passed over, not held.
+ */
+export const MAX_EVENT_LINE = 16 * 1024 * 1024;
 
-/** Reads up to `length` bytes at `position`. */
-async function readAt(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
-  const { bytesRead } = await handle.read(buffer, 0, length, position);
-  return buffer.subarray(0, bytesRead);
+/** Longest header line looked for: the recorder's is a few hundred bytes. */
+export const MAX_HEADER = 1024 * 1024;
+/**
+ * The header line of an open cast file: where it ends (just past its newline; 0 when there is none
+ * in the first MAX_HEADER bytes) and its SHA-256, read in windows.
+ */
+export async function castHeader(cast: FileHandle): Promise<{ end: number; sha256: string }> {
+  const hash = createHash('sha256');
+  const window = Buffer.allocUnsafe(READ_WINDOW);
+  for (let at = 0; at < MAX_HEADER;) {
+    const { bytesRead } = await cast.read(window, 0, READ_WINDOW, at);
+    if (bytesRead === 0) break;
+    const newline = window.subarray(0, bytesRead).indexOf(0x0a);
+    if (newline >= 0)
+      return { end: at + newline + 1, sha256: hash.update(window.subarray(0, newline + 1)).digest('hex') };
+    hash.update(window.subarray(0, bytesRead));
+    at += bytesRead;
+  }
+  return { end: 0, sha256: createHash('sha256').digest('hex') };
 }
 
 /** The time of the event line that starts at the beginning of `bytes` (asciicast v2: `[t, ...`). */
@@ -35,7 +57,8 @@ export class CastFile {
     try {
       const length = size ?? (await handle.stat()).size;
       let eventsStart = length;
-      for (let at = 0; at < length; at += WINDOW) {
+      // A header with no newline in its first MAX_HEADER bytes: the file has no events to read.
+      for (let at = 0; at < Math.min(length, MAX_HEADER); at += WINDOW) {
         const index = (await readAt(handle, at, Math.min(WINDOW, length - at))).indexOf(NEWLINE);
         if (index >= 0) {
           eventsStart = at + index + 1;
@@ -63,14 +86,14 @@ export class CastFile {
     }
   }
 
-  /** The first line start at or after `position` (`size` when none). */
-  private async lineStartFrom(position: number): Promise<number> {
+  /** The first line start at or after `position` and before `limit` (`limit` when none). */
+  async lineStartFrom(position: number, limit = this.size): Promise<number> {
     if (position <= this.eventsStart) return this.eventsStart;
-    for (let at = position - 1; at < this.size; at += WINDOW) {
-      const index = (await readAt(this.handle, at, Math.min(WINDOW, this.size - at))).indexOf(NEWLINE);
+    for (let at = position - 1; at < limit; at += WINDOW) {
+      const index = (await readAt(this.handle, at, Math.min(WINDOW, limit - at))).indexOf(NEWLINE);
       if (index >= 0) return at + index + 1;
     }
-    return this.size;
+    return limit;
   }
 
   private async timeAt(lineStart: number): Promise<number | undefined> {
@@ -85,21 +108,17 @@ export class CastFile {
     // and the event at hi (if any) is at t or later.
     while (hi - lo > WINDOW) {
       const mid = lo + Math.floor((hi - lo) / 2);
-      const line = await this.lineStartFrom(mid);
+      // Looking no further than hi: a long line costs one pass over it, not one per step.
+      const line = await this.lineStartFrom(mid, hi);
       if (line >= hi) break;
       const time = await this.timeAt(line);
       if (time !== undefined && time < t) lo = line;
       else hi = line;
     }
-    // What is left is small (or one long line): scan it.
-    const region = await readAt(this.handle, lo, hi - lo);
-    let start = 0;
-    while (start < region.length) {
-      const end = region.indexOf(NEWLINE, start);
-      const time = eventTime(region.subarray(start));
-      if (time !== undefined && time >= t) return { offset: lo + start, t: time };
-      if (end < 0) break;
-      start = end + 1;
+    // What is left is small (or one long line): scan it, a window at a time.
+    for await (const { offset, line } of this.lines(lo, hi)) {
+      const time = eventTime(line);
+      if (time !== undefined && time >= t) return { offset, t: time };
     }
     if (hi < this.size) return { offset: hi, t: (await this.timeAt(hi)) ?? t };
     return { offset: this.size, t: await this.duration() };
@@ -119,21 +138,17 @@ export class CastFile {
     return (await this.timeAt(this.eventsStart)) ?? 0;
   }
 
-  /** Streams complete event lines from `offset` to the end, with the offset of each. */
-  async *lines(offset = this.eventsStart): AsyncGenerator<{ offset: number; line: Buffer }> {
-    let carry = Buffer.alloc(0);
-    let carryStart = offset;
-    for (let at = offset; at < this.size; at += WINDOW) {
-      const bytes = Buffer.concat([carry, await readAt(this.handle, at, Math.min(WINDOW, this.size - at))]);
-      let start = 0;
-      for (;;) {
-        const end = bytes.indexOf(NEWLINE, start);
-        if (end < 0) break;
-        yield { offset: carryStart + start, line: bytes.subarray(start, end) };
-        start = end + 1;
-      }
-      carry = bytes.subarray(start);
-      carryStart += start;
+  /**
+   * Streams complete event lines from `offset` to `end` (the usable size by default), with the
+   * offset of each, in bounded memory; a line is valid until the next is asked for, and one longer
+   * than MAX_EVENT_LINE comes cut (`cut`).
+   */
+  async *lines(
+    offset = this.eventsStart,
+    end = this.size,
+  ): AsyncGenerator<{ offset: number; line: Buffer; cut: boolean }> {
+    for await (const { offset: at, line, cut, complete } of readLines(this.handle, offset, end, MAX_EVENT_LINE)) {
+      if (complete) yield { offset: at, line, cut };
     }
   }
 }
@@ -157,7 +172,8 @@ export async function searchCast(
   const hits: { t: number; offset: number; excerpt: string }[] = [];
   // The tail of the previous output, so a match split across two events is found.
   let tail = '';
-  for await (const { offset, line } of cast.lines()) {
+  for await (const { offset, line, cut } of cast.lines()) {
+    if (cut) continue;
     let event: unknown;
     try {
       event = JSON.parse(line.toString('utf8'));
@@ -187,16 +203,8 @@ export async function searchCast(
 /** How much of a recording's file is complete: up to the end of its last chained chunk. */
 export async function completeSize(castFile: string, finished: boolean): Promise<number> {
   if (finished) return (await fs.stat(castFile).catch(() => ({ size: 0 }))).size;
-  const chain = await fs.open(`${castFile}.chain`, 'r').catch(() => undefined);
-  if (!chain) return 0;
-  try {
-    const { size } = await chain.stat();
-    const tail = (await readAt(chain, Math.max(0, size - 512), Math.min(512, size))).toString('utf8');
-    const last = tail.trimEnd().split('\n').at(-1)?.split(' ');
-    if (last && last.length >= 3) return Number(last[1]) + Number(last[2]);
-  } finally {
-    await chain.close();
-  }
+  const last = await lastChainEntry(`${castFile}.chain`);
+  if (last) return last.offset + last.length;
   // No chunk yet: just the header.
   const header = await fs.open(castFile, 'r').catch(() => undefined);
   if (!header) return 0;

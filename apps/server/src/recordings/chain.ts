@@ -1,4 +1,4 @@
-import { type KeyObject, createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
+import { type Hash, type KeyObject, createHash, createPrivateKey, createPublicKey, sign, verify } from 'node:crypto';
 
 /** The start of every chain: a recording's id hashed, so chains of two recordings never match. */
 export function chainStart(recordingId: string): string {
@@ -7,7 +7,37 @@ export function chainStart(recordingId: string): string {
 
 /** The next link: SHA-256 over the previous link and the chunk's bytes. */
 export function chainNext(previous: string, chunk: Buffer): string {
-  return createHash('sha256').update(previous, 'hex').update(chunk).digest('hex');
+  return nextLink(previous).update(chunk).digest('hex');
+}
+
+/** The next link computed over a chunk fed in pieces: `update` each piece, then `digest('hex')`. */
+export function nextLink(previous: string): Hash {
+  return createHash('sha256').update(previous, 'hex');
+}
+
+/** One line of a `.chain` file: the chunk's number (from 1), where it lies in the cast file, its link. */
+export interface ChainEntry {
+  seq: number;
+  offset: number;
+  length: number;
+  link: string;
+}
+
+/** A `.chain` line as the recorder writes it: `seq offset length link` and a newline. */
+export function chainLine(entry: ChainEntry): string {
+  return `${entry.seq} ${entry.offset} ${entry.length} ${entry.link}\n`;
+}
+
+/** Longest line a well-formed `.chain` file holds (numbers and a 64-digit link), with room to spare. */
+export const MAX_CHAIN_LINE = 256;
+
+/** A `.chain` line read back (without its newline), or undefined when it is not one. */
+export function parseChainLine(line: string): ChainEntry | undefined {
+  const match = /^(\d{1,15}) (\d{1,16}) (\d{1,16}) ([0-9a-f]{64})$/.exec(line);
+  if (!match) return undefined;
+  const [, seq, offset, length, link] = match;
+  const entry = { seq: Number(seq), offset: Number(offset), length: Number(length), link: link! };
+  return Number.isSafeInteger(entry.offset + entry.length) ? entry : undefined;
 }
 
 /** What a finished recording's manifest states; the signature covers its canonical JSON. */

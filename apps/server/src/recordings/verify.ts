@@ -1,6 +1,8 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
-import { type SignedManifest, chainNext, chainStart, manifestSignatureValid } from './chain.js';
+import { castHeader } from './cast-file.js';
+import { type SignedManifest, chainStart, manifestSignatureValid, nextLink } from './chain.js';
+import { chainLines } from './chain-file.js';
+import { SequentialReader } from './file-reader.js';
 
 /** What checking a recording found. */
 export interface Verification {
@@ -8,9 +10,14 @@ export interface Verification {
   problems: string[];
 }
 
+/** Problems listed one by one; beyond this they are counted (a rewritten file has one per chunk). */
+const MAX_PROBLEMS = 50;
+
 /**
  * Checks a finished recording against its signed manifest: the signature (with the server's
- * public key), the header, every chunk's offset, length and chain link, and the totals.
+ * public key), the header, every chunk's offset, length and chain link, and the totals. Both files
+ * are streamed (the chain line by line, the chunks through one buffer), so a recording of any size
+ * is checked in bounded memory.
  */
 export async function verifyRecording(
   file: string,
@@ -18,33 +25,80 @@ export async function verifyRecording(
   publicKeyPem: string,
 ): Promise<Verification> {
   const problems: string[] = [];
+  let more = 0;
+  const problem = (text: string) => (problems.length < MAX_PROBLEMS ? problems.push(text) : (more += 1));
   if (!manifestSignatureValid(manifest, publicKeyPem))
-    problems.push('the manifest’s signature does not match the server’s key');
-  const bytes = await fs.readFile(file);
-  const headerEnd = bytes.indexOf(0x0a) + 1;
-  if (createHash('sha256').update(bytes.subarray(0, headerEnd)).digest('hex') !== manifest.header_sha256) {
-    problems.push('the header was changed');
-  }
-  const lines = (await fs.readFile(`${file}.chain`, 'utf8')).split('\n').filter(Boolean);
-  let link = chainStart(manifest.recording_id);
-  let offset = headerEnd;
-  for (const line of lines) {
-    const [seq, at, length, expected] = line.split(' ');
-    const start = Number(at);
-    const size = Number(length);
-    if (start !== offset) problems.push(`chunk ${seq} starts at ${start}, expected ${offset}`);
-    link = chainNext(link, bytes.subarray(start, start + size));
-    if (link !== expected) {
-      problems.push(`chunk ${seq} was changed`);
-      link = expected ?? link;
+    problem('the manifest’s signature does not match the server’s key');
+  const cast = await fs.open(file, 'r');
+  // A chain file that is gone is a finding, not a failure: every chunk is then unaccounted for.
+  const chain = await fs.open(`${file}.chain`, 'r').catch(async (error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined;
+    await cast.close();
+    throw error;
+  });
+  if (!chain) problem('the chain file (.chain) is missing');
+  try {
+    const { size } = await cast.stat();
+    const header = await castHeader(cast);
+    if (header.sha256 !== manifest.header_sha256) problem('the header was changed');
+    const reader = new SequentialReader(cast);
+    let link = chainStart(manifest.recording_id);
+    let offset = header.end;
+    let lines = 0;
+    for await (const { number, entry } of chain ? chainLines(chain) : []) {
+      lines += 1;
+      if (!entry) {
+        problem(`line ${number} of the chain is not a chain entry`);
+        continue;
+      }
+      if (entry.offset !== offset) problem(`chunk ${entry.seq} starts at ${entry.offset}, expected ${offset}`);
+      const hash = nextLink(link);
+      for await (const piece of reader.range(entry.offset, entry.length)) hash.update(piece);
+      link = hash.digest('hex');
+      if (link !== entry.link) {
+        problem(`chunk ${entry.seq} was changed`);
+        link = entry.link;
+      }
+      offset = entry.offset + entry.length;
     }
-    offset = start + size;
+    if (offset < size) problem(`the file has ${size - offset} bytes the chain does not cover`);
+    if (offset > size) problem(`the chain covers ${offset - size} bytes past the end of the file`);
+    if (lines !== manifest.chunks) problem(`the chain has ${lines} chunks, the manifest says ${manifest.chunks}`);
+    if (link !== manifest.chain_head) problem('the chain does not end where the manifest says');
+    if (size !== manifest.bytes) problem(`the file has ${size} bytes, the manifest says ${manifest.bytes}`);
+  } finally {
+    await Promise.all([cast.close(), chain?.close()]);
   }
-  if (offset !== bytes.length) problems.push(`the file has ${bytes.length - offset} bytes the chain does not cover`);
-  if (lines.length !== manifest.chunks)
-    problems.push(`the chain has ${lines.length} chunks, the manifest says ${manifest.chunks}`);
-  if (link !== manifest.chain_head) problems.push('the chain does not end where the manifest says');
-  if (bytes.length !== manifest.bytes)
-    problems.push(`the file has ${bytes.length} bytes, the manifest says ${manifest.bytes}`);
+  if (more > 0) problems.push(`and ${more} more problems`);
   return { intact: problems.length === 0, problems };
+}
+
+/**
+ * Verifications run a few at a time per process (each hashes at disk speed and holds a 1 MiB
+ * buffer): more wait their turn in a short queue, and beyond it `run` answers undefined at once.
+ */
+export class VerificationQueue {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly concurrency = 2,
+    readonly maxWaiting = 16,
+  ) {}
+
+  /** Runs `task` when a place is free; undefined (without running it) when the queue is full. */
+  async run<T>(task: () => Promise<T>): Promise<T | undefined> {
+    if (this.running >= this.concurrency) {
+      if (this.waiting.length >= this.maxWaiting) return undefined;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else this.running += 1;
+    try {
+      return await task();
+    } finally {
+      // The place passes to the next in line, or is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running -= 1;
+    }
+  }
 }

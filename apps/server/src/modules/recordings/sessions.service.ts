@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import { CastFile, completeSize, searchCast } from '../../recordings/cast-file.js';
 import type { SignedManifest } from '../../recordings/chain.js';
+import { lastChainEntry } from '../../recordings/chain-file.js';
 import type {
   KeysetPosition,
   RecordingFilter,
@@ -11,12 +12,15 @@ import type {
   RecordingSort,
   RecordingsRepository,
 } from '../../recordings/recordings.repository.js';
-import { verifyRecording } from '../../recordings/verify.js';
+import { VerificationQueue, verifyRecording } from '../../recordings/verify.js';
 
 import type { RecordingsService } from '../../recordings/recordings.service.js';
 import type { Principal } from '../auth/principal.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
 import type { DecisionContext } from '../policy/uses.js';
+
+/** Most of a recording's tail a watcher gets on attaching: a terminal's 5,000 lines of scrollback and more. */
+export const REPLAY_BYTES = 2 * 1024 * 1024;
 
 function toRecording(row: RecordingRow): z.infer<typeof Recording> {
   return {
@@ -86,6 +90,9 @@ function decodeCursor(cursor: string, sort: RecordingSort, order: string): Keyse
 
 /** Sessions as the console sees them: listing, watching (with the object check) and terminating. */
 export class SessionsService {
+  /** Verifications of this process: two at a time, a few more waiting. */
+  private readonly verifications = new VerificationQueue();
+
   constructor(
     private readonly rows: RecordingsRepository,
     private readonly recordings: RecordingsService,
@@ -188,7 +195,12 @@ export class SessionsService {
     if (!file) return integrity('missing', 'The recording’s file is missing from the recording storage.');
     if (!row.manifest) return integrity('unsigned', 'This recording has no signed manifest.', file.size);
     const manifest = row.manifest as SignedManifest;
-    const result = await verifyRecording(row.storagePath, manifest, publicKeyPem);
+    const result = await this.verifications
+      .run(() => verifyRecording(row.storagePath, manifest, publicKeyPem))
+      .catch((error: NodeJS.ErrnoException) => {
+        throw new HttpError(503, `The recording storage could not be read (${error.code ?? error.message}).`);
+      });
+    if (!result) throw new HttpError(503, 'This server is verifying many recordings right now; try again in a minute.');
     return result.intact
       ? integrity(
           'intact',
@@ -208,18 +220,30 @@ export class SessionsService {
     return row;
   }
 
-  /** Everything recorded so far, up to the last complete chunk, and that chunk's number. */
+  /**
+   * What a watcher sees on attaching: the recording's last REPLAY_BYTES or less (whole events, up
+   * to the last complete chunk) and that chunk's number. The chain's last entry says where that
+   * chunk ends, so this reads a bounded tail at any size; a terminal shows no more anyway.
+   */
   async replay(row: RecordingRow): Promise<{ upto: number; events: CastEvent[] }> {
-    const chain = (await fs.readFile(`${row.storagePath}.chain`, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-    const last = chain.at(-1)?.split(' ');
-    const end = last ? Number(last[1]) + Number(last[2]) : 0;
-    const content = end > 0 ? (await fs.readFile(row.storagePath)).subarray(0, end).toString('utf8') : '';
-    const events = content
-      .split('\n')
-      .slice(1)
-      .filter(Boolean)
-      .map((line) => JSON.parse(line) as CastEvent);
-    return { upto: chain.length, events };
+    const last = await lastChainEntry(`${row.storagePath}.chain`);
+    if (!last) return { upto: 0, events: [] };
+    const cast = await CastFile.open(row.storagePath, last.offset + last.length);
+    const events: CastEvent[] = [];
+    try {
+      const from = await cast.lineStartFrom(cast.size - REPLAY_BYTES);
+      for await (const { line, cut } of cast.lines(from)) {
+        if (cut) continue;
+        try {
+          events.push(JSON.parse(line.toString('utf8')) as CastEvent);
+        } catch {
+          // A line that is not JSON is no event to draw.
+        }
+      }
+    } finally {
+      await cast.close();
+    }
+    return { upto: last.seq, events };
   }
 
   /**
