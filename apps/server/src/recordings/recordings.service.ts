@@ -5,6 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type ManifestBody, type SignedManifest, chainStart, signManifest } from './chain.js';
 import { type FlushedChunk, type LiveChunk, Recorder } from './recorder.js';
 import type { RecordingRow, RecordingsRepository } from './recordings.repository.js';
+import { type OrphanFiles, cutUnconfirmed, readOrphan } from './recovery.js';
 
 /** A session being recorded right now, on this instance. */
 export interface LiveRecording {
@@ -25,6 +26,8 @@ export type RemoteTerminator = (id: string, by: string) => Promise<boolean>;
  */
 export class RecordingsService extends EventEmitter {
   private readonly live = new Map<string, LiveRecording>();
+  /** Orphans whose files could not be read, and the last error's code (logged once each). */
+  private readonly unreadable = new Map<string, string>();
   private readonly heartbeat: NodeJS.Timeout;
   private remoteTerminator: RemoteTerminator | undefined;
   /**
@@ -176,30 +179,42 @@ export class RecordingsService extends EventEmitter {
   }
 
   private async recover(row: RecordingRow): Promise<void> {
-    const content = await fs.readFile(row.storagePath).catch(() => Buffer.alloc(0));
-    const headerEnd = content.indexOf(0x0a) + 1;
-    const lines = (await fs.readFile(`${row.storagePath}.chain`, 'utf8').catch(() => '')).split('\n').filter(Boolean);
-    const last = lines.at(-1)?.split(' ');
-    const bytes = last ? Number(last[1]) + Number(last[2]) : headerEnd;
+    let found: OrphanFiles;
+    try {
+      found = await readOrphan(row.storagePath, row.id);
+    } catch (error) {
+      // A file that cannot be read is not an empty one: leave both files and the row as they are
+      // (still open, so the next sweep tries again), and say so once per recording and error.
+      const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+      const level = this.unreadable.get(row.id) === code ? 'debug' : 'error';
+      this.unreadable.set(row.id, code);
+      this.log[level](
+        { err: error, recording: row.id, file: row.storagePath },
+        'a recording whose server stopped cannot be read: left as it is, not recovered',
+      );
+      return;
+    }
+    this.unreadable.delete(row.id);
     // Bytes after the last chained chunk were never confirmed: cut them so the chain covers all.
-    if (content.length > bytes) await fs.truncate(row.storagePath, bytes);
-    const { createHash } = await import('node:crypto');
+    await cutUnconfirmed(row.storagePath, found);
+    if (!found.wellFormed)
+      this.log.warn({ recording: row.id }, 'a recovered recording’s chain is damaged: its files were left uncut');
     const body: ManifestBody = {
       recording_id: row.id,
       started_on: row.startedOn.toISOString(),
       ended_on: row.lastFlushAt.toISOString(),
-      header_sha256: createHash('sha256').update(content.subarray(0, headerEnd)).digest('hex'),
-      bytes,
-      chunks: lines.length,
-      chain_head: last?.[3] ?? chainStart(row.id),
+      header_sha256: found.headerSha256,
+      bytes: found.covered,
+      chunks: found.chunks,
+      chain_head: found.chainHead,
       end_reason: 'recovered',
     };
     const manifest = signManifest(body, await this.signingKey());
     await fs.writeFile(`${row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
     await this.repository.finish(row.id, {
       endedOn: row.lastFlushAt,
-      bytes,
-      chunks: lines.length,
+      bytes: found.covered,
+      chunks: found.chunks,
       chainHead: body.chain_head,
       manifest,
       endReason: 'recovered',
