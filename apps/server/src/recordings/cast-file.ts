@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import type { CastEvent } from '@gatehouse/contracts';
 import { lastChainEntry } from './chain-file.js';
 import { READ_WINDOW, readAt, readLines } from './file-reader.js';
 
@@ -8,9 +9,10 @@ const WINDOW = 64 * 1024;
 const NEWLINE = 0x0a;
 /**
  * Longest event line read whole: the recorder's are under 1 MiB (an event takes at most about
- * 160 KiB of output). Longer lines (a damaged or foreign file) are passed over, not held.
+ * 160 KiB of output, and JSON at most six bytes for one). Longer lines (a damaged or foreign
+ * file) are passed over, not held.
  */
-export const MAX_EVENT_LINE = 16 * 1024 * 1024;
+export const MAX_EVENT_LINE = 4 * 1024 * 1024;
 
 /** Longest header line looked for: the recorder's is a few hundred bytes. */
 export const MAX_HEADER = 1024 * 1024;
@@ -214,4 +216,29 @@ export async function completeSize(castFile: string, finished: boolean): Promise
   } finally {
     await header.close();
   }
+}
+
+/**
+ * The events of a recording's last `maxBytes` or less, up to the end of its last chained chunk
+ * (whole lines only), and that chunk's number: the chain's last entry says where it ends, so this
+ * reads a bounded tail at any size. Lines that are not JSON are passed over.
+ */
+export async function castTail(castFile: string, maxBytes: number): Promise<{ upto: number; events: CastEvent[] }> {
+  const last = await lastChainEntry(`${castFile}.chain`);
+  if (!last) return { upto: 0, events: [] };
+  const cast = await CastFile.open(castFile, last.offset + last.length);
+  const events: CastEvent[] = [];
+  try {
+    for await (const { line, cut } of cast.lines(await cast.lineStartFrom(cast.size - maxBytes))) {
+      if (cut) continue;
+      try {
+        events.push(JSON.parse(line.toString('utf8')) as CastEvent);
+      } catch {
+        // Not an event to draw.
+      }
+    }
+  } finally {
+    await cast.close();
+  }
+  return { upto: last.seq, events };
 }

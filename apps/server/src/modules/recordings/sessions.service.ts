@@ -2,9 +2,8 @@ import fs from 'node:fs/promises';
 import type { CastEvent, QueryOf, Recording, RecordingDetail, RecordingIntegrity, Routes } from '@gatehouse/contracts';
 import type { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
-import { CastFile, completeSize, searchCast } from '../../recordings/cast-file.js';
+import { CastFile, castTail, completeSize, searchCast } from '../../recordings/cast-file.js';
 import type { SignedManifest } from '../../recordings/chain.js';
-import { lastChainEntry } from '../../recordings/chain-file.js';
 import type {
   KeysetPosition,
   RecordingFilter,
@@ -221,29 +220,11 @@ export class SessionsService {
   }
 
   /**
-   * What a watcher sees on attaching: the recording's last REPLAY_BYTES or less (whole events, up
-   * to the last complete chunk) and that chunk's number. The chain's last entry says where that
-   * chunk ends, so this reads a bounded tail at any size; a terminal shows no more anyway.
+   * What a watcher sees on attaching: the recording's last REPLAY_BYTES (whole events, up to the
+   * last complete chunk) and that chunk's number; a terminal shows no more anyway.
    */
   async replay(row: RecordingRow): Promise<{ upto: number; events: CastEvent[] }> {
-    const last = await lastChainEntry(`${row.storagePath}.chain`);
-    if (!last) return { upto: 0, events: [] };
-    const cast = await CastFile.open(row.storagePath, last.offset + last.length);
-    const events: CastEvent[] = [];
-    try {
-      const from = await cast.lineStartFrom(cast.size - REPLAY_BYTES);
-      for await (const { line, cut } of cast.lines(from)) {
-        if (cut) continue;
-        try {
-          events.push(JSON.parse(line.toString('utf8')) as CastEvent);
-        } catch {
-          // A line that is not JSON is no event to draw.
-        }
-      }
-    } finally {
-      await cast.close();
-    }
-    return { upto: last.seq, events };
+    return castTail(row.storagePath, REPLAY_BYTES);
   }
 
   /**
