@@ -1,10 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import ssh2 from 'ssh2';
 import type { Services } from '../services.js';
 import { GatewayAuth, parseGatewayUsername } from './gateway-auth.js';
 import { GatewayConnection } from './gateway-connection.js';
 import { IdleSweep } from './idle-sweep.js';
+import { BurstReport } from '../lib/burst-report.js';
+import { LoginLimits } from './login-limits.js';
+import { SshLoginGuard } from './ssh-login-guard.js';
 
 /**
  * The SSH listener users reach with unchanged OpenSSH clients: `ssh -p 2222 alice@web-01@gateway`.
@@ -14,6 +16,9 @@ export class SshGateway {
   private server: ssh2.Server | undefined;
   private readonly connections = new Set<GatewayConnection>();
   private idle: IdleSweep | undefined;
+  private guard: SshLoginGuard | undefined;
+  private limits: LoginLimits | undefined;
+  private report: BurstReport | undefined;
 
   constructor(
     private readonly services: Services,
@@ -29,14 +34,28 @@ export class SshGateway {
     );
     const idle = new IdleSweep(s.settings, () => this.connections, this.log);
     this.idle = idle;
+    // Connections not yet authenticated: deadlines, caps per address and in total (login-limits.ts).
+    const limits = new LoginLimits(s.settings, this.log);
+    this.limits = limits;
+    await limits.read().catch((err: unknown) => this.log.warn({ err }, 'SSH login limits not read; defaults apply'));
+    const report = new BurstReport({
+      listener: 'ssh',
+      action: 'gateway.connections.refused',
+      log: this.log,
+      audit: (entry) => s.repositories.audit.append(entry),
+    });
+    this.report = report;
     this.server = new ssh2.Server({ hostKeys: [hostKey], ident: 'Gatehouse' }, (client, info) => {
+      if (!guard.attach(client, info)) return void client.end();
       const connection = new GatewayConnection(client, info.ip, s, this.log, (minutes) => idle.update(minutes));
       this.connections.add(connection);
       client.on('close', () => this.connections.delete(connection));
       client.on('error', (error) => this.log.debug({ err: error }, 'gateway client error'));
       client.on('authentication', (ctx) => {
         const parsed = parseGatewayUsername(ctx.username);
-        if (!parsed) return ctx.reject(['password', 'publickey']);
+        // A connection past its allowed failed attempts is told so and closed instead of answered.
+        if (!parsed)
+          return ctx.method !== 'none' && guard.failed(client) ? undefined : ctx.reject(['password', 'publickey']);
         auth.check(ctx, parsed.user, info.ip).then(
           async (outcome) => {
             if (outcome.ok) {
@@ -63,6 +82,7 @@ export class SshGateway {
                   source: info.ip,
                   detail: { method: ctx.method },
                 });
+                if (guard.failed(client)) return;
               }
               ctx.reject(['password', 'publickey']);
             }
@@ -80,18 +100,17 @@ export class SshGateway {
         client.once('close', untrack);
       });
     });
-    const server = this.server;
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, host, () => resolve());
-    });
-    return (server.address() as AddressInfo).port;
+    const guard = new SshLoginGuard(this.server, limits, report, this.log);
+    this.guard = guard;
+    return guard.listen(port, host);
   }
 
   /** Stops listening and ends every session, finalising their recordings. */
   async close(): Promise<void> {
     this.idle?.close();
     await Promise.all([...this.connections].map((c) => c.end('the Gatehouse server is stopping')));
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    this.limits?.close();
+    this.report?.close();
+    await this.guard?.close();
   }
 }

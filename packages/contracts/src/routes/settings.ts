@@ -34,6 +34,40 @@ export const SmtpPatch = z
   })
   .meta({ id: 'SmtpPatch' });
 
+/**
+ * Limits on SSH gateway connections that have not authenticated yet (README, "Limits"). A stranger
+ * holds these without proving anything, so they are bounded in time, in number per address and in
+ * total; refused and timed-out clients are told why.
+ */
+export const SSH_LOGIN_LIMITS = {
+  ssh_handshake_timeout_seconds: { min: 1, max: 600, default: 10 },
+  ssh_login_timeout_seconds: { min: 2, max: 3600, default: 60 },
+  ssh_max_auth_attempts: { min: 1, max: 100, default: 6 },
+  ssh_max_unauthenticated_per_address: { min: 0, max: 100_000, default: 10 },
+  ssh_max_unauthenticated: { min: 1, max: 100_000, default: 100 },
+} as const;
+
+const limit = (name: keyof typeof SSH_LOGIN_LIMITS) =>
+  z.number().int().min(SSH_LOGIN_LIMITS[name].min).max(SSH_LOGIN_LIMITS[name].max);
+
+const SshLoginLimits = {
+  ssh_handshake_timeout_seconds: limit('ssh_handshake_timeout_seconds')
+    .default(SSH_LOGIN_LIMITS.ssh_handshake_timeout_seconds.default)
+    .describe('An SSH connection must finish its key exchange within this many seconds of connecting'),
+  ssh_login_timeout_seconds: limit('ssh_login_timeout_seconds')
+    .default(SSH_LOGIN_LIMITS.ssh_login_timeout_seconds.default)
+    .describe('An SSH connection must authenticate within this many seconds of connecting'),
+  ssh_max_auth_attempts: limit('ssh_max_auth_attempts')
+    .default(SSH_LOGIN_LIMITS.ssh_max_auth_attempts.default)
+    .describe('Failed authentication attempts allowed on one SSH connection before it is closed'),
+  ssh_max_unauthenticated_per_address: limit('ssh_max_unauthenticated_per_address')
+    .default(SSH_LOGIN_LIMITS.ssh_max_unauthenticated_per_address.default)
+    .describe('SSH connections not yet authenticated from one address (IPv6: one /64); 0 sets no cap per address'),
+  ssh_max_unauthenticated: limit('ssh_max_unauthenticated')
+    .default(SSH_LOGIN_LIMITS.ssh_max_unauthenticated.default)
+    .describe('SSH connections not yet authenticated, from all addresses together (per server instance)'),
+};
+
 /** General settings. */
 export const GeneralSettings = z
   .object({
@@ -50,6 +84,7 @@ export const GeneralSettings = z
     idle_timeout_minutes: z.number().int().min(0).max(1440).default(0).describe('0 never ends idle gateway sessions'),
     signin_banner: z.string().max(2000).default('').describe('Shown on the sign-in screen'),
     public_url: z.string().trim().max(500).default('').describe('How people reach the console; used in emailed links'),
+    ...SshLoginLimits,
   })
   .meta({ id: 'GeneralSettings' });
 
@@ -87,6 +122,11 @@ export const saveSettings = defineRoute({
     public_url: z
       .union([z.literal(''), z.url({ protocol: /^https?$/, error: 'public_url must be an http(s) URL' })])
       .optional(),
+    ssh_handshake_timeout_seconds: limit('ssh_handshake_timeout_seconds').optional(),
+    ssh_login_timeout_seconds: limit('ssh_login_timeout_seconds').optional(),
+    ssh_max_auth_attempts: limit('ssh_max_auth_attempts').optional(),
+    ssh_max_unauthenticated_per_address: limit('ssh_max_unauthenticated_per_address').optional(),
+    ssh_max_unauthenticated: limit('ssh_max_unauthenticated').optional(),
   }),
   response: GeneralSettings.extend({ message: z.string() }),
 });
