@@ -158,7 +158,10 @@ export async function startTestServer(
  * Several server instances sharing one fresh PostgreSQL schema (TEST_DATABASE_URL), Redis
  * (REDIS_URL) and one secret key, as a deployment runs them. `stop` closes them and drops the schema.
  */
-export async function startInstances(count: number): Promise<{ servers: RunningServer[]; stop: () => Promise<void> }> {
+export async function startInstances(
+  count: number,
+  options: { redisUrl?: string } = {},
+): Promise<{ servers: RunningServer[]; stop: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL ?? '';
   const schema = `gh_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -169,7 +172,7 @@ export async function startInstances(count: number): Promise<{ servers: RunningS
   const servers: RunningServer[] = [];
   for (let i = 0; i < count; i += 1) {
     const database = await openDatabase({ url, searchPath: schema });
-    servers.push(await startServer(testConfig({ redisUrl: process.env.REDIS_URL, secretKey }), { database }));
+    servers.push(await startServer(testConfig({ redisUrl: options.redisUrl ?? process.env.REDIS_URL, secretKey }), { database }));
   }
   const stop = async () => {
     for (const s of servers) {
