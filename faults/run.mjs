@@ -13,7 +13,17 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AGENT_CLI, SERVER_MAIN, cleanup, postgresBin, startPostgres, startRedis, startSshd, tempDir, userKey } from './lib/processes.mjs';
+import {
+  AGENT_CLI,
+  SERVER_MAIN,
+  cleanup,
+  postgresBin,
+  startPostgres,
+  startRedis,
+  startSshd,
+  tempDir,
+  userKey,
+} from './lib/processes.mjs';
 import { markdown, newResult, printResult, verdictOf } from './lib/report.mjs';
 import { mib } from './lib/server.mjs';
 import { createStack, ensureHealthy } from './lib/stack.mjs';
@@ -43,7 +53,11 @@ const MEMORY_BOUND = 300 * 1048576;
 class Skip extends Error {}
 
 const argv = process.argv.slice(2);
-const option = (name) => argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1]?.split(',');
+const option = (name) =>
+  argv
+    .find((a) => a.startsWith(`--${name}=`))
+    ?.split('=')[1]
+    ?.split(',');
 const options = { smoke: argv.includes('--smoke') };
 const databases = option('db') ?? BOTH;
 const only = option('only');
@@ -97,7 +111,9 @@ try {
       (p) => !only || only.includes(p.name),
     );
     if (probes.length === 0) continue;
-    console.log(`\n== ${mode === 'pglite' ? 'PGlite (embedded, in the data folder)' : 'PostgreSQL (a cluster of its own) + Redis'}`);
+    console.log(
+      `\n== ${mode === 'pglite' ? 'PGlite (embedded, in the data folder)' : 'PostgreSQL (a cluster of its own) + Redis'}`,
+    );
     let stack;
     try {
       if (mode === 'postgres') {
@@ -106,10 +122,14 @@ try {
         if (!fs.existsSync('/usr/bin/redis-server')) throw new Skip('redis-server not found');
         pgCluster ??= await startPostgres(bin);
         redis ??= await startRedis();
-        console.log(`   PostgreSQL ${path.basename(path.dirname(bin))} on 127.0.0.1:${pgCluster.port}, Redis on 127.0.0.1:${redis.port}`);
+        console.log(
+          `   PostgreSQL ${path.basename(path.dirname(bin))} on 127.0.0.1:${pgCluster.port}, Redis on 127.0.0.1:${redis.port}`,
+        );
       }
       stack = await createStack({ mode, tmp, sshd, userKey: key, cluster: pgCluster, redis });
-      console.log(`   server ${stack.server.url} (ssh ${stack.server.sshPort}), RSS at start ${mib(stack.server.current)} MiB`);
+      console.log(
+        `   server ${stack.server.url} (ssh ${stack.server.sshPort}), RSS at start ${mib(stack.server.current)} MiB`,
+      );
     } catch (error) {
       for (const probe of probes) {
         const r = newResult(probe.name, mode);
@@ -136,7 +156,9 @@ try {
 }
 
 const failed = results.filter((r) => verdictOf(r) === 'FAIL');
-const counts = ['PASS', 'FAIL', 'SKIP'].map((v) => `${results.filter((r) => verdictOf(r) === v).length} ${v.toLowerCase()}`);
+const counts = ['PASS', 'FAIL', 'SKIP'].map(
+  (v) => `${results.filter((r) => verdictOf(r) === v).length} ${v.toLowerCase()}`,
+);
 console.log(`\n== Results (${counts.join(', ')}); paste into docs/RELIABILITY.md:\n`);
 console.log(markdown(results));
 process.exit(failed.length ? 1 : 0);
@@ -173,7 +195,9 @@ async function runProbe(stack, probe) {
     if (r.rss.peak - r.rss.start > MEMORY_BOUND)
       r.failures.push(`server RSS grew by ${mib(r.rss.peak - r.rss.start)} MiB (bound: 300 MiB)`);
     for (const exit of stack.server.exitsSince(since))
-      r.failures.push(`the server exited (${exit.code ?? exit.signal}): ${exit.log.split('\n').slice(-3).join(' ⏎ ').slice(0, 400)}`);
+      r.failures.push(
+        `the server exited (${exit.code ?? exit.signal}): ${exit.log.split('\n').slice(-3).join(' ⏎ ').slice(0, 400)}`,
+      );
   }
   printResult(r);
   return r;

@@ -232,7 +232,9 @@ export function watcher(base, token, recordingId, { replay = false } = {}) {
     close: () => ws.terminate(),
     /** Messages the watcher was told: events other than output, a server disconnect, the close reason. */
     reasons() {
-      const told = w.events.map((e) => `${e.name}: ${e.data?.message ?? JSON.stringify(e.data).slice(0, 120)}`);
+      const told = w.events
+        .filter((e) => typeof e.data?.message === 'string')
+        .map((e) => `${e.name}: ${e.data.message}`);
       if (w.closed?.reason) told.push(`close ${w.closed.code}: ${w.closed.reason}`);
       return told;
     },

@@ -93,7 +93,8 @@ export async function createStack({ mode, tmp, sshd, userKey, cluster, redis }) 
 /** An API call that must succeed; answers its body. */
 export async function call(stack, method, url, body) {
   const res = await api(stack.server.url, method, url, stack.token, body);
-  if (res.status < 200 || res.status > 299) throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status < 200 || res.status > 299)
+    throw new Error(`${method} ${url}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 }
 
@@ -109,7 +110,11 @@ export async function sshWorks(stack, options = {}) {
   const session = ssh(stack, 'echo faults-ok', { timeoutMs: 30_000, ...options });
   const done = await session.done;
   const ok = done.code === 0 && session.stdout().toString().includes('faults-ok');
-  return { ok, ms: done.ms, detail: ok ? '' : `exit ${done.code ?? done.signal}: ${session.stderr.trim().slice(-200)}` };
+  return {
+    ok,
+    ms: done.ms,
+    detail: ok ? '' : `exit ${done.code ?? done.signal}: ${session.stderr.trim().slice(-200)}`,
+  };
 }
 
 /** Starts the agent again on its state folder (it is enrolled already). */

@@ -109,7 +109,9 @@ export async function pgTerminate(stack, result, options) {
     await admin.end();
   }
   const answers = judgeAnswers((await probe.stop()).samples, result);
-  result.happened.push(`${terminated} connections terminated in 2 rounds; API back in ${backIn.join(', ')} (${answers})`);
+  result.happened.push(
+    `${terminated} connections terminated in 2 rounds; API back in ${backIn.join(', ')} (${answers})`,
+  );
   await sessionSurvived(stack, session, result);
 }
 
@@ -139,7 +141,8 @@ export async function pgRestart(stack, result, options) {
   result.happened.push(
     `PostgreSQL down ${secs(startedAt - stoppedAt)}: API answered ${answers}; ${back ? `200 again ${secs(backMs)} after it returned` : 'no 200 within 60 s'}`,
   );
-  if (!back || backMs > 10_000) result.failures.push('the API did not answer 200 within 10 s of the database returning');
+  if (!back || backMs > 10_000)
+    result.failures.push('the API did not answer 200 within 10 s of the database returning');
   await sessionSurvived(stack, session, result);
 }
 
@@ -194,7 +197,8 @@ export async function redisRestart(stack, result, options) {
     result.happened.push(
       `watcher on B ${resumed ? 'kept hearing' : 'heard nothing more'}; a new watcher on B ${freshHeard ? `heard A's session ${secs(Date.now() - backAt)} after Redis returned` : 'heard nothing in 20 s'}`,
     );
-    if (!freshHeard) result.failures.push('a new watcher on B did not hear the session on A within 20 s of Redis returning');
+    if (!freshHeard)
+      result.failures.push('a new watcher on B did not hear the session on A within 20 s of Redis returning');
     for (const w of [first, fresh]) w.close();
     await sessionSurvived(stack, session, result);
   } finally {

@@ -2,9 +2,19 @@
 // exist), and a console watcher that stops reading while a session prints a large output.
 import WebSocket from 'ws';
 import { AGENT_CONNECT_PATH, AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER } from '@gatehouse/contracts';
-import { api, eventually, latencyProbe, newRecording, recordingEnded, recordingIds, ssh, verify, watcher } from '../lib/clients.mjs';
+import {
+  api,
+  eventually,
+  latencyProbe,
+  newRecording,
+  recordingEnded,
+  recordingIds,
+  ssh,
+  verify,
+  watcher,
+} from '../lib/clients.mjs';
 import { sleep } from '../lib/processes.mjs';
-import { sshWorks } from '../lib/stack.mjs';
+import { agentListed, sshWorks } from '../lib/stack.mjs';
 
 const RATE = 10_000;
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
@@ -86,20 +96,32 @@ export async function agentFlood(stack, result, options, kind) {
   );
   await sleep(1000);
   const api_ = await probe.stop();
+  // What the server did, before the suite closes its end.
+  const closed = agent.closed;
+  const realAgentUp = await agentListed(stack);
   agent.ws.terminate();
   const rows = await auditRows(stack, auditFrom, agent.id);
   const what = kind === 'hello' ? 'hellos' : 'frames for an unknown stream';
   result.happened.push(`${sent.toLocaleString('en')} ${what} in ${secs(floodMs)}`);
-  if (agent.closed?.reason)
-    result.happened.push(`closed ${agent.closed.code} "${agent.closed.reason}" after ${secs(agent.closed.at - started)}`);
-  else if (agent.closed) result.happened.push(`closed ${agent.closed.code} without a reason`);
-  else result.happened.push('never closed');
+  if (closed?.reason)
+    result.happened.push(`closed ${closed.code} "${closed.reason}" after ${secs(closed.at - started)}`);
+  else if (closed) result.happened.push(`closed ${closed.code} without a reason`);
+  else result.happened.push('not closed');
   result.happened.push(`API meanwhile p50 ${ms(api_.p50)} p99 ${ms(api_.p99)} max ${ms(api_.max)}`);
   result.happened.push(`${rows} audit entries for the flooding agent`);
-  if (!agent.closed?.reason) result.failures.push('the flooding agent was not closed with a reason');
+  if (!closed?.reason) result.failures.push('the flooding agent was not closed with a reason');
+  if (realAgentUp !== true) {
+    result.failures.push('the real agent (not flooding) was disconnected by the flood');
+    await eventually(
+      () => agentListed(stack),
+      (c) => c === true,
+      60_000,
+    );
+  }
   if (api_.max > 2000) result.failures.push(`the API stalled ${secs(api_.max)} during the flood`);
   if (api_.samples.some((s) => s.status !== 200)) result.failures.push('the API failed calls during the flood');
-  if (Number(rows.replace(/\D/g, '')) > 20) result.failures.push(`the flood wrote ${rows} audit entries (not one per message)`);
+  if (Number(rows.replace(/\D/g, '')) > 20)
+    result.failures.push(`the flood wrote ${rows} audit entries (not one per message)`);
   const after = await sshWorks(stack);
   if (!after.ok) result.failures.push(`an ssh session through the real agent failed after the flood: ${after.detail}`);
   result.lost = 'nothing';
@@ -146,7 +168,9 @@ export async function slowWatcher(stack, result, options) {
     `${(flood.bytes / 1048576).toFixed(0)} MiB of ${(expected / 1048576).toFixed(0)} MiB output delivered at ${rate.toFixed(0)} MiB/s`,
   );
   if (done.code !== 0 || flood.bytes !== expected)
-    result.failures.push(`the flooding session got ${flood.bytes} of ${expected} bytes (exit ${done.code ?? done.signal})`);
+    result.failures.push(
+      `the flooding session got ${flood.bytes} of ${expected} bytes (exit ${done.code ?? done.signal})`,
+    );
   result.happened.push(
     `API meanwhile p99 ${ms(api_.p99)} max ${ms(api_.max)}; another login ${other.ok ? `took ${secs(other.ms)}` : 'FAILED'}`,
   );

@@ -110,7 +110,9 @@ export async function serverKill(stack, result) {
   }
   const ended = await recordingEnded(stack, session.id, 90_000);
   result.happened.push(
-    ended.ended ? `recording ${ended.reason} ${secs(Date.now() - servingAt)} after the restart` : 'recording still live',
+    ended.ended
+      ? `recording ${ended.reason} ${secs(Date.now() - servingAt)} after the restart`
+      : 'recording still live',
   );
   if (!ended.ended) result.failures.push('the interrupted recording was still live 90 s after the restart');
   const verdict = await verify(stack, session.id);
