@@ -1,4 +1,5 @@
 import {
+  AGENT_CLOSE,
   AGENT_CONNECT_PATH,
   AGENT_CREDENTIAL_HEADER,
   AGENT_ID_HEADER,
@@ -11,6 +12,7 @@ import {
 import { type MuxLink, type MuxStream, decodeData, encodeData } from '@gatehouse/tunnel';
 import WebSocket from 'ws';
 import type { Log } from './log.js';
+import { backoffDelay, floodDelay } from './backoff.js';
 import { openLocal } from './relay.js';
 import type { Identity, StateDir } from './state.js';
 import { type CaptureOptions, VideoCapture } from './video-capture.js';
@@ -18,12 +20,11 @@ import { type CaptureOptions, VideoCapture } from './video-capture.js';
 /** The server no longer knows this agent's credential: it was deleted in the console. */
 export class CredentialRevoked extends Error {}
 
-const MAX_BACKOFF_MS = 30_000;
-
-/** Capped exponential backoff with full jitter: about 1 s, 2 s, 4 s … never more than 30 s. */
-export function backoffDelay(attempt: number, random: () => number = Math.random): number {
-  const cap = Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempt, 10));
-  return Math.round(cap / 2 + (random() * cap) / 2);
+/** How one connection ended: the close code and reason, or an HTTP status that refused the upgrade. */
+interface Ending {
+  code?: number;
+  reason?: string;
+  status?: number;
 }
 
 /** Keeps the agent's WebSocket to the server: reconnects, applies config, relays streams. */
@@ -51,11 +52,15 @@ export class AgentConnection {
       const loop = () => {
         if (this.stopped) return resolve();
         this.connectOnce().then(
-          () => {
+          (ending) => {
             if (this.stopped) return resolve();
-            const delay = backoffDelay(this.attempt);
+            const flooded = ending.code === AGENT_CLOSE.FLOODED || ending.status === 429;
+            const delay = flooded ? floodDelay() : backoffDelay(this.attempt);
             this.attempt += 1;
-            this.log.notice(`disconnected; reconnecting in ${(delay / 1000).toFixed(1)} s`);
+            const why = ending.code ? ` (${ending.code}${ending.reason ? `: ${ending.reason}` : ''})` : '';
+            const after = `reconnecting in ${(delay / 1000).toFixed(1)} s`;
+            if (flooded) this.log.warn(`the server closed this agent for sending too much${why}; ${after}`);
+            else this.log.notice(`disconnected${why}; ${after}`);
             setTimeout(loop, delay);
           },
           (error: unknown) => reject(error instanceof Error ? error : new Error(String(error))),
@@ -86,8 +91,8 @@ export class AgentConnection {
     if (save) this.state.saveConfig(config);
   }
 
-  /** One connection; resolves when it ends for a reason worth retrying. */
-  private connectOnce(): Promise<void> {
+  /** One connection; resolves with how it ended when the reason is worth retrying. */
+  private connectOnce(): Promise<Ending> {
     const url = `${this.identity.server.replace(/^http/, 'ws')}${AGENT_CONNECT_PATH}`;
     return new Promise((resolve, reject) => {
       const ws = new WebSocket(url, {
@@ -118,12 +123,11 @@ export class AgentConnection {
           reject(new CredentialRevoked('The server no longer accepts this agent’s credential: the host was deleted.'));
         } else {
           this.log.warn(`server answered HTTP ${res.statusCode} to the connection`);
-          resolve();
+          resolve({ status: res.statusCode });
         }
         res.resume();
       });
       ws.on('open', () => {
-        this.attempt = 0;
         alive();
         this.log.notice(`connected to ${this.identity.server} as ${this.hello.hostname}`);
         send({ t: 'hello', ...this.hello });
@@ -138,11 +142,11 @@ export class AgentConnection {
         this.handle(data.toString('utf8'), send, link);
       });
       ws.on('error', (error) => this.log.warn(`connection error: ${error.message}`));
-      ws.on('close', () => {
+      ws.on('close', (code: number, reason: Buffer) => {
         clearTimeout(watchdog);
         for (const stream of this.streams.values()) stream.destroy();
         this.streams.clear();
-        resolve();
+        resolve({ code, reason: reason.toString('utf8') });
       });
     });
   }
@@ -172,6 +176,8 @@ export class AgentConnection {
     }
     switch (parsed.t) {
       case 'config':
+        // The server took the hello: the next outage starts its backoff from the shortest wait.
+        this.attempt = 0;
         this.apply(parsed.config);
         this.log.info(
           `applied config: loglevel ${parsed.config.loglevel}, whitelist [${parsed.config.whitelist.join(', ')}]`,

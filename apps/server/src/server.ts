@@ -16,6 +16,7 @@ import { HttpsListener } from './modules/tls/https-listener.js';
 import { attachConsoleSockets, permissionRoom } from './realtime/console-sockets.js';
 import { REVOKED_ACTION } from './realtime/live-rights.js';
 import { attachTunnelEndpoint } from './realtime/tunnel-endpoint.js';
+import { followInstances } from './cluster/take-over.js';
 import { type Services, createServices } from './services.js';
 
 /** A running server and how to stop it. */
@@ -118,6 +119,29 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         .catch((err: unknown) => services.log.warn({ err }, 'agent audit entry not written'));
     },
   );
+  // An agent socket closed for flooding: one audit entry with what it sent, however much it was.
+  services.hub.on(
+    'flood',
+    (event: {
+      agentId: string;
+      hostname: string;
+      source: string | null;
+      kind: string;
+      reason: string;
+      counts: object;
+    }) => {
+      services.repositories.audit
+        .append({
+          actor: `agent:${event.hostname}`,
+          action: 'agent.flood',
+          target: event.agentId,
+          outcome: 'denied',
+          source: event.source,
+          detail: { why: event.reason, kind: event.kind, counts: event.counts },
+        })
+        .catch((err: unknown) => services.log.warn({ err }, 'agent audit entry not written'));
+    },
+  );
   // Live rights: an agent socket closed because its agent was deleted or re-keyed is audited.
   services.hub.on('revoked', (event: { agentId: string; hostname: string; source: string | null; reason: string }) => {
     services.repositories.audit
@@ -146,24 +170,28 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   // Every live connection is re-checked within a second of a change to rights, on any instance.
   await services.liveRights.start();
-  // Recordings whose process died are finalised now: with the embedded database nothing else
-  // can be writing them; with PostgreSQL only those silent for half a minute.
-  await services.recordings.recoverOrphans(database.kind === 'pglite' ? 0 : 30);
-  const sweep = setInterval(() => void services.recordings.recoverOrphans(30).catch(() => undefined), 30_000);
+  // This instance joins server_instances; instances known gone (with the embedded database every
+  // earlier one: one process owns the folder) are taken over: their recordings are finalised now,
+  // their agents read 'reconnecting'. Later, any instance silent for 8 s is taken over the same way.
+  const takeOver = followInstances(services);
+  await services.instances.start(database.kind === 'pglite');
+  // With the embedded database nothing else can be writing any open recording; with PostgreSQL,
+  // recordings of no known instance are finalised once silent for half a minute.
+  await takeOver.recover(database.kind === 'pglite' ? 0 : undefined);
   // Recordings past the retention setting go at start and every hour.
   const retire = () =>
     void services.retention.sweep().catch((err: unknown) => services.log.warn({ err }, 'retention sweep failed'));
   retire();
   const retention = setInterval(retire, 3_600_000);
   retention.unref();
-  sweep.unref();
   const gateway = new SshGateway(services, services.log.child({ component: 'gateway' }));
   let sshPort: number;
   try {
     sshPort = await gateway.listen(config.sshPort, config.sshHost);
   } catch (error) {
-    clearInterval(sweep);
+    takeOver.stop();
     services.hub.close();
+    await services.instances.close();
     services.liveRights.close();
     await sockets.close();
     await app.close();
@@ -174,7 +202,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    takeOver.stop();
     services.hub.close();
+    await services.instances.close();
     services.liveRights.close();
     await sockets.close();
     await app.close();
@@ -227,11 +257,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearInterval(retention);
       await https?.close();
       clearInterval(purge);
-      clearInterval(sweep);
+      takeOver.stop();
       await gateway.close();
       detachTunnels();
       services.recordings.close();
       services.hub.close();
+      // Marked stopped: its agents read 'reconnecting' and nothing it held waits for a timeout.
+      await services.instances.close();
       services.liveRights.close();
       await sockets.close();
       await app.close();

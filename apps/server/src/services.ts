@@ -50,6 +50,8 @@ import { UsersAdminService } from './modules/users/users-admin.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { AgentHub } from './realtime/agent-hub.js';
+import { InstanceRegistry } from './cluster/instance-registry.js';
+import { InstancesRepository } from './cluster/instances.repository.js';
 import { LiveRights } from './realtime/live-rights.js';
 import { GatewayKeys } from './gateway/gateway-keys.js';
 import { RecordingsRepository } from './recordings/recordings.repository.js';
@@ -101,7 +103,9 @@ export function createServices(database: Database, options: ServiceOptions) {
     options.log.child({ component: 'live-rights' }),
     options.databaseOutageGraceMs,
   );
-  const hub = new AgentHub(agents, options.log.child({ component: 'agent-hub' }), liveRights);
+  // This instance's row in server_instances: agents and live recordings name it (issue 15).
+  const instances = new InstanceRegistry(new InstancesRepository(db), options.log.child({ component: 'cluster' }));
+  const hub = new AgentHub(agents, options.log.child({ component: 'agent-hub' }), () => instances.id, liveRights);
   const security = new SecurityService(settingsRepository, (message) =>
     options.log.child({ component: 'api' }).warn(message),
   );
@@ -120,6 +124,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     options.log.child({ component: 'recording-storage' }),
   );
   recordings.useHealth(database.health);
+  recordings.instanceId = () => instances.id;
   const mediaTickets = new MediaTickets(options.secretKey);
   const ssoConfig = new SsoConfigService(
     settingsRepository,
@@ -172,6 +177,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     retention: new RecordingRetention(db, settings, audit, options.log.child({ component: 'recording-storage' })),
     status: new StatusService(database, hub, options.dataDir, options.logBook, kube),
     hub,
+    instances,
     liveRights,
     box,
     gatewayKeys,

@@ -14,6 +14,20 @@ export const STREAM_WINDOW = 256 * 1024;
 export const AGENT_PING_MS = 4000;
 
 /**
+ * WebSocket close codes the server ends an agent's socket with (4000-4999 are the application's).
+ * FLOODED: the agent sent more messages of one kind than its limits allow (the reason names the
+ * kind); a well-behaved agent waits longer than usual before it connects again.
+ */
+export const AGENT_CLOSE = {
+  /** A newer connection of the same agent took over. */
+  REPLACED: 4000,
+  /** The agent was deleted or enrolled again. */
+  REVOKED: 4001,
+  /** Too many messages of one kind (or frames for streams that do not exist). */
+  FLOODED: 4029,
+} as const;
+
+/**
  * Capture the desktop for as long as this (rdp) stream lives, with the host's recording settings,
  * and upload the video as it records to PUT /api/recording/{recording_id}/video. Sent right after
  * the stream opened, once its recording exists (so a refused stream never gets a recording).

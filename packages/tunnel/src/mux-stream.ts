@@ -3,6 +3,11 @@ import { STREAM_WINDOW } from '@gatehouse/contracts';
 
 /** Largest tunnel payload in one WebSocket frame. */
 export const MAX_FRAME_BYTES = 64 * 1024;
+/**
+ * Bytes a stream holds unacknowledged before the far side counts as ignoring the window: a
+ * writer may overshoot STREAM_WINDOW by the chunk it was handed, so some slack is allowed.
+ */
+export const RECEIVE_LIMIT = 4 * STREAM_WINDOW;
 
 /** How a stream reaches the other side of the WebSocket. */
 export interface MuxLink {
@@ -71,21 +76,31 @@ export class MuxStream extends Duplex {
     callback(error);
   }
 
-  /** Bytes arrived from the far side. */
-  receive(data: Buffer): void {
-    if (this.destroyed || this.remoteEnded) return;
+  /**
+   * Bytes arrived from the far side. Answers false, keeping nothing, when they would leave more
+   * than RECEIVE_LIMIT unacknowledged: the far side ignores the window (the caller decides).
+   */
+  receive(data: Buffer): boolean {
+    if (this.destroyed || this.remoteEnded) return true;
+    if (this.unacked + data.length > RECEIVE_LIMIT) return false;
     if (this.push(data)) this.link.sendAck(this.id, data.length);
     else this.unacked += data.length;
+    return true;
   }
 
-  /** The far side took `bytes` of what this side sent. */
-  acknowledge(bytes: number): void {
+  /**
+   * The far side took `bytes` of what this side sent. Answers false when it acknowledges more
+   * than is in flight (a far side that counts right never does).
+   */
+  acknowledge(bytes: number): boolean {
+    const valid = bytes <= this.inFlight;
     this.inFlight = Math.max(0, this.inFlight - bytes);
     if (this.inFlight < STREAM_WINDOW && this.waitingWrite) {
       const resume = this.waitingWrite;
       this.waitingWrite = undefined;
       resume();
     }
+    return valid;
   }
 
   /** The far side will send no more: the readable side ends once what arrived is read. */

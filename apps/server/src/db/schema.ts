@@ -136,6 +136,8 @@ export const agents = pgTable('agents', {
   credentialHash: text('credential_hash').unique(),
   config: jsonb('config'),
   registeredWith: uuid('registered_with'),
+  /** The server instance holding its connection (migration 0017). */
+  instanceId: uuid('instance_id'),
 });
 
 /** Security groups: users and agents, and other groups nested inside. */
@@ -279,6 +281,19 @@ export const recordings = pgTable('recordings', {
     .array()
     .notNull()
     .default(sql`'{}'::text[]`),
+  /** The server instance writing it while live (migration 0017). */
+  instanceId: uuid('instance_id'),
+});
+
+/** Running server instances and their heartbeat (migration 0017, cluster/instance-registry.ts). */
+export const serverInstances = pgTable('server_instances', {
+  id: uuid('id').primaryKey(),
+  host: text('host').notNull(),
+  pid: integer('pid').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+  beatAt: timestamp('beat_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When it stopped, or was found silent too long; null while it runs. */
+  goneAt: timestamp('gone_at', { withTimezone: true }),
 });
 
 /** Single sign-on flows begun and not finished (migration 0008). */

@@ -3,6 +3,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import {
+  AGENT_CLOSE,
   AGENT_CONNECT_PATH,
   AGENT_CREDENTIAL_HEADER,
   AGENT_ID_HEADER,
@@ -15,22 +16,27 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import type { AgentsRepository } from '../modules/agents/agents.repository.js';
 import { agentFromCredential } from '../modules/policy/agent-credential.js';
-import { AgentSession, StreamRefused } from './agent-session.js';
+import { type AgentFlood, AgentSession, StreamRefused } from './agent-session.js';
 import type { LiveRights } from './live-rights.js';
 
 /**
- * Events: 'changed' (agentId) when an agent connects, disconnects or is deleted; 'connection'
- * ({agentId, hostname, source, connected}) for the audit trail; 'config-applied' (agentId, config);
- * 'revoked' ({agentId, hostname, source, reason}) when live rights closed an agent's socket.
+ * Events: 'changed' (agentId) when an agent connects, disconnects, is deleted or starts
+ * reconnecting; 'connection' ({agentId, hostname, source, connected}) for the audit trail;
+ * 'config-applied' (agentId, config); 'revoked' ({agentId, hostname, source, reason}) when live
+ * rights closed an agent's socket; 'flood' ({agentId, hostname, source, kind, reason, counts}) once
+ * for each socket closed for sending more than its limits (realtime/agent-limits.ts).
  */
 export class AgentHub extends EventEmitter {
   private readonly wss = new WebSocketServer({ noServer: true, maxPayload: 2 * 1024 * 1024 });
   private readonly sessions = new Map<string, AgentSession>();
   private readonly timer: NodeJS.Timeout;
+  private closing = false;
 
   constructor(
     private readonly agents: AgentsRepository,
     private readonly log: FastifyBaseLogger,
+    /** The id of this server instance, which the agents connected here are recorded under. */
+    private readonly instanceId: () => string,
     /** Re-checks each agent's credential whenever rights change: a deleted agent's socket closes. */
     private readonly rights?: LiveRights,
   ) {
@@ -62,7 +68,7 @@ export class AgentHub extends EventEmitter {
       return;
     }
     this.wss.handleUpgrade(request, socket, head, (ws) => {
-      this.sessions.get(id)?.ws.close(4000, 'replaced by a newer connection');
+      this.sessions.get(id)?.ws.close(AGENT_CLOSE.REPLACED, 'replaced by a newer connection');
       const session = new AgentSession(id, ws, request.socket.remoteAddress ?? null, this.log, {
         onHello: (s) =>
           void this.hello(s).catch((error: unknown) => {
@@ -71,6 +77,8 @@ export class AgentHub extends EventEmitter {
             s.ws.close(1011, 'the server could not record the connection');
           }),
         onConfigApplied: (s, config) => this.emit('config-applied', s.agentId, config),
+        onFlood: (s, flood: AgentFlood) =>
+          this.emit('flood', { agentId: s.agentId, hostname: agent.hostname, source: s.source, ...flood }),
         onClose: (s) =>
           void this.closed(s).catch((error: unknown) =>
             this.log.error({ err: error, agent: s.agentId }, 'agent disconnection bookkeeping failed'),
@@ -82,7 +90,7 @@ export class AgentHub extends EventEmitter {
         recheck: async () => {
           if (ws.readyState !== ws.OPEN || (await agentFromCredential(this.agents, id, credential))) return;
           const reason = 'This agent was deleted, or enrolled again: register it again with a new key.';
-          ws.close(4001, reason);
+          ws.close(AGENT_CLOSE.REVOKED, reason);
           this.emit('revoked', { agentId: id, hostname: agent.hostname, source: session.source, reason });
         },
       });
@@ -92,10 +100,12 @@ export class AgentHub extends EventEmitter {
 
   private async hello(session: AgentSession): Promise<void> {
     if (!session.hello) return;
-    await this.agents.markConnected(session.agentId, session.hello);
+    // A repeated hello (its limit allows a few) is applied again without a second 'connected' entry.
+    const first = session.hellos === 1;
+    await this.agents.markConnected(session.agentId, session.hello, this.instanceId());
     const agent = await this.agents.find(session.agentId);
     if (!agent) {
-      session.ws.close(4001, 'deleted in the console');
+      session.ws.close(AGENT_CLOSE.REVOKED, 'deleted in the console');
       return;
     }
     // The host name was fixed at enrolment (issue 14): a different one in the hello is ignored,
@@ -117,6 +127,7 @@ export class AgentHub extends EventEmitter {
     session.hello.hostname = agent.hostname;
     const stored = agent.config as HostConfig | null | undefined;
     session.send({ t: 'config', config: stored ?? defaultHostConfig(session.hello.os) });
+    if (!first) return;
     this.log.info({ agent: session.agentId, hostname: session.hello.hostname }, 'agent connected');
     this.emit('connection', {
       agentId: session.agentId,
@@ -130,6 +141,9 @@ export class AgentHub extends EventEmitter {
   private async closed(session: AgentSession): Promise<void> {
     if (this.sessions.get(session.agentId) !== session) return; // replaced: the newer one counts
     this.sessions.delete(session.agentId);
+    // At shutdown the agents stay flagged connected: this instance's row says it stopped, so they
+    // read 'reconnecting' until they are back on another (or this one restarted).
+    if (this.closing) return;
     await this.agents.markDisconnected(session.agentId).catch(() => undefined);
     this.log.info({ agent: session.agentId }, 'agent disconnected');
     this.emit('connection', {
@@ -154,9 +168,9 @@ export class AgentHub extends EventEmitter {
       }
     }
     try {
-      await this.agents.touch(alive);
-      // Agents whose instance died stay "connected" in the table; time says otherwise.
-      for (const id of await this.agents.silentIds()) {
+      await this.agents.touch(alive, this.instanceId());
+      // Agents of a gone instance that did not come back, or silent ones: their flag follows.
+      for (const id of await this.agents.staleIds()) {
         if (this.sessions.has(id)) continue;
         await this.agents.markDisconnected(id);
         this.emit('changed', id);
@@ -166,12 +180,20 @@ export class AgentHub extends EventEmitter {
     }
   }
 
-  /** True when the agent is connected to this instance. */
+  /**
+   * Server instances were found gone: their agents now read 'reconnecting', and the consoles
+   * hear so.
+   */
+  async instancesGone(instanceIds: string[]): Promise<void> {
+    for (const id of await this.agents.heldBy(instanceIds)) if (!this.sessions.has(id)) this.emit('changed', id);
+  }
+
   /** How many agents hold a connection to this instance. */
   get connectedHere(): number {
     return this.sessions.size;
   }
 
+  /** True when the agent is connected to this instance. */
   isConnected(agentId: string): boolean {
     return this.sessions.has(agentId);
   }
@@ -186,7 +208,14 @@ export class AgentHub extends EventEmitter {
   /** Opens a stream to a whitelisted port of the agent's host; the whitelist is checked here and on the agent. */
   async openStream(agentId: string, port: number): Promise<MuxStream> {
     const session = this.sessions.get(agentId);
-    if (!session) throw new StreamRefused('The host is not connected.');
+    if (!session) {
+      const state = (await this.agents.find(agentId))?.state;
+      throw new StreamRefused(
+        state === 'reconnecting'
+          ? 'The host’s agent is reconnecting after a server restart; try again in a few seconds.'
+          : 'The host is not connected.',
+      );
+    }
     const agent = await this.agents.find(agentId);
     const whitelist = ((agent?.config as HostConfig | null) ?? defaultHostConfig(agent?.os ?? 1)).whitelist;
     if (!whitelist.includes(port)) {
@@ -218,11 +247,12 @@ export class AgentHub extends EventEmitter {
 
   /** Disconnects an agent (it was deleted). */
   disconnect(agentId: string, reason: string): void {
-    this.sessions.get(agentId)?.ws.close(4001, reason.slice(0, 120));
+    this.sessions.get(agentId)?.ws.close(AGENT_CLOSE.REVOKED, reason.slice(0, 120));
   }
 
-  /** Closes every agent connection (server shutdown). */
+  /** Closes every agent connection (server shutdown); the agents reconnect to whoever serves next. */
   close(): void {
+    this.closing = true;
     clearInterval(this.timer);
     for (const session of this.sessions.values()) session.ws.terminate();
     this.wss.close();

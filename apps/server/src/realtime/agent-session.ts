@@ -1,9 +1,19 @@
-import { AgentToServer, type HostConfig, type ServerToAgent } from '@gatehouse/contracts';
+import { AGENT_CLOSE, AgentToServer, type HostConfig, type ServerToAgent } from '@gatehouse/contracts';
 import { MuxStream, type MuxLink, decodeData, encodeData } from '@gatehouse/tunnel';
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
+import { AGENT_MESSAGE_LIMITS, AgentMessageLimits, type AgentMessageKind } from './agent-limits.js';
 
 const OPEN_TIMEOUT_MS = 10_000;
+/** A flooding agent gets this long to take its close frame before its socket is cut. */
+const FLOOD_CLOSE_GRACE_MS = 1000;
+
+/** What a flood was: the kind over its limit and how many of each kind the socket sent. */
+export interface AgentFlood {
+  kind: AgentMessageKind | 'data';
+  reason: string;
+  counts: Partial<Record<AgentMessageKind | 'data', number>>;
+}
 
 /** Why a stream could not be opened, in words the user sees. */
 export class StreamRefused extends Error {}
@@ -16,9 +26,14 @@ export class AgentSession {
     { resolve: (s: MuxStream) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
   >();
   private nextStream = 1;
+  private readonly limits = new AgentMessageLimits();
+  /** Set once the socket flooded: nothing it sends is read any more. */
+  private flooded: AgentFlood | undefined;
   lastPong = Date.now();
   /** What the agent reported in its hello. */
   hello: { hostname: string; os: 1 | 2 | 3; version: string } | undefined;
+  /** How many hellos were applied on this connection (the first one announces the agent). */
+  hellos = 0;
 
   constructor(
     readonly agentId: string,
@@ -30,6 +45,8 @@ export class AgentSession {
       onHello: (session: AgentSession) => void;
       onConfigApplied: (session: AgentSession, config: HostConfig) => void;
       onClose: (session: AgentSession) => void;
+      /** The socket sent more than its limits allow and is being closed. */
+      onFlood: (session: AgentSession, flood: AgentFlood) => void;
     },
   ) {
     ws.on('pong', () => (this.lastPong = Date.now()));
@@ -69,32 +86,74 @@ export class AgentSession {
     });
   }
 
+  /** Counts a message of this kind; false (and the socket closing) when the kind is over its limit. */
+  private allow(kind: AgentMessageKind): boolean {
+    if (this.limits.take(kind)) return true;
+    const limit = AGENT_MESSAGE_LIMITS[kind];
+    this.flood(kind, `too many ${kind} messages (more than ${limit.burst} at once)`);
+    return false;
+  }
+
+  /**
+   * Ends a flooding socket: reads nothing more from it, tells the agent why with a close frame,
+   * and cuts it if it does not answer. Reported once, however much more it sent.
+   */
+  private flood(kind: AgentFlood['kind'], reason: string): void {
+    if (this.flooded) return;
+    this.flooded = { kind, reason, counts: { ...this.limits.counts } };
+    this.ws.pause();
+    this.ws.close(AGENT_CLOSE.FLOODED, reason.slice(0, 120));
+    setTimeout(() => this.ws.terminate(), FLOOD_CLOSE_GRACE_MS).unref();
+    this.log.warn({ agent: this.agentId, kind, counts: this.flooded.counts }, `agent flooded its socket: ${reason}`);
+    this.events.onFlood(this, this.flooded);
+  }
+
   private onData(frame: Buffer): void {
+    if (this.flooded) return;
     const decoded = decodeData(frame);
-    if (decoded) this.streams.get(decoded.stream)?.receive(decoded.data);
+    if (!decoded) {
+      this.malformed();
+      return;
+    }
+    const stream = this.streams.get(decoded.stream);
+    if (!stream) {
+      this.allow('unknown-stream');
+      return;
+    }
+    this.limits.countData();
+    if (!stream.receive(decoded.data)) this.flood('data', 'sent past the stream window');
+  }
+
+  private malformed(): void {
+    this.log.warn({ agent: this.agentId }, 'agent sent a malformed message; closing');
+    this.flooded = { kind: 'data', reason: 'malformed message', counts: { ...this.limits.counts } };
+    this.ws.close(1008, 'malformed message');
   }
 
   private onText(text: string): void {
+    if (this.flooded) return;
     let message: AgentToServer;
     try {
       message = AgentToServer.parse(JSON.parse(text));
     } catch {
-      this.log.warn({ agent: this.agentId }, 'agent sent a malformed message; closing');
-      this.ws.close(1008, 'malformed message');
+      this.malformed();
       return;
     }
     switch (message.t) {
       case 'hello':
+        if (!this.allow('hello')) return;
         this.hello = { hostname: message.hostname, os: message.os, version: message.version };
+        this.hellos += 1;
         this.events.onHello(this);
         break;
       case 'config-applied':
+        if (!this.allow('config-applied')) return;
         this.events.onConfigApplied(this, message.config);
         break;
       case 'opened':
       case 'refused': {
         const waiting = this.pending.get(message.stream);
-        if (!waiting) return;
+        if (!this.allow(waiting ? 'control' : 'unknown-stream') || !waiting) return;
         this.pending.delete(message.stream);
         clearTimeout(waiting.timer);
         if (message.t === 'refused') {
@@ -107,15 +166,24 @@ export class AgentSession {
         break;
       }
       case 'end':
-        this.streams.get(message.stream)?.peerEnded();
+      case 'close': {
+        const stream = this.streams.get(message.stream);
+        if (!this.allow(stream ? 'control' : 'unknown-stream') || !stream) return;
+        if (message.t === 'end') {
+          stream.peerEnded();
+        } else {
+          stream.peerClosed();
+          this.streams.delete(message.stream);
+        }
         break;
-      case 'close':
-        this.streams.get(message.stream)?.peerClosed();
-        this.streams.delete(message.stream);
+      }
+      case 'ack': {
+        // Acknowledgements of bytes sent are bounded by what was sent; others are counted.
+        const stream = this.streams.get(message.stream);
+        if (!stream) this.allow('unknown-stream');
+        else if (!stream.acknowledge(message.bytes)) this.allow('control');
         break;
-      case 'ack':
-        this.streams.get(message.stream)?.acknowledge(message.bytes);
-        break;
+      }
     }
   }
 

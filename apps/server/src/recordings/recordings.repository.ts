@@ -87,17 +87,49 @@ export class RecordingsRepository {
       .where(and(eq(recordings.id, id), isNull(recordings.endedOn)));
   }
 
-  /** Live recordings whose instance stopped writing (it died): candidates for recovery. */
-  async orphans(silentSeconds: number): Promise<RecordingRow[]> {
+  /**
+   * Live recordings no running instance writes: those of instances known gone (migration 0017),
+   * those `self` took over, and those of no known instance (older rows, or an instance forgotten)
+   * silent for `silentSeconds`. Candidates for recovery; `self`'s own live ones are the caller's
+   * to leave out.
+   */
+  async orphans(silentSeconds: number, self?: string): Promise<RecordingRow[]> {
+    const owner = sql`(SELECT gone_at IS NOT NULL FROM server_instances WHERE id = ${recordings.instanceId})`;
     return this.db
       .select()
       .from(recordings)
       .where(
         and(
           isNull(recordings.endedOn),
-          lt(recordings.lastFlushAt, sql`now() - make_interval(secs => ${silentSeconds})`),
+          or(
+            self === undefined ? sql`false` : eq(recordings.instanceId, self),
+            sql`${owner} IS TRUE`,
+            and(
+              sql`${owner} IS NULL`,
+              lt(recordings.lastFlushAt, sql`now() - make_interval(secs => ${silentSeconds})`),
+            ),
+          ),
         ),
       );
+  }
+
+  /**
+   * Takes a live recording over from the instance holding it (`from`, or none): true for exactly
+   * one caller, however many instances try at once.
+   */
+  async takeOver(id: string, from: string | null, to: string): Promise<boolean> {
+    const rows = await this.db
+      .update(recordings)
+      .set({ instanceId: to })
+      .where(
+        and(
+          eq(recordings.id, id),
+          isNull(recordings.endedOn),
+          from === null ? isNull(recordings.instanceId) : eq(recordings.instanceId, from),
+        ),
+      )
+      .returning({ id: recordings.id });
+    return rows.length > 0;
   }
 
   /**

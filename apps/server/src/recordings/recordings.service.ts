@@ -2,6 +2,8 @@ import { EventEmitter } from 'node:events';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
+import { type DatabaseHealth, isDatabaseUnavailable } from '../db/health.js';
+import { logFailure } from '../lib/detach.js';
 import { type ManifestBody, type SignedManifest, chainStart, signManifest } from './chain.js';
 import { type FlushedChunk, type LiveChunk, Recorder } from './recorder.js';
 import type { RecordingRow, RecordingsRepository } from './recordings.repository.js';
@@ -30,6 +32,18 @@ export class RecordingsService extends EventEmitter {
   private readonly unreadable = new Map<string, string>();
   private readonly heartbeat: NodeJS.Timeout;
   private remoteTerminator: RemoteTerminator | undefined;
+  /** Rows whose final write waits for the database (by recording id): written again when it returns. */
+  private readonly unsaved = new Map<string, () => Promise<void>>();
+  private health: DatabaseHealth | undefined;
+  /** Recordings being started (their row may exist before they are live): never orphans. */
+  private readonly starting = new Set<string>();
+  /** Live here, but taken over by another instance after this one was declared gone. */
+  private readonly takenOver = new Set<string>();
+  /**
+   * The id of this server instance (cluster/instance-registry.ts): live rows name it, so another
+   * instance recovers them as soon as this one is known gone.
+   */
+  instanceId: () => string | undefined = () => undefined;
   /**
    * Bench only (scripts/bench-gateway.mjs sets it on its in-process server to measure the gateway
    * without the recorder): false keeps rows and files but records no terminal bytes. Nothing in
@@ -46,7 +60,7 @@ export class RecordingsService extends EventEmitter {
     super();
     // Live sessions that print nothing still prove their instance is alive.
     this.heartbeat = setInterval(
-      () => void this.repository.heartbeat([...this.live.keys()]).catch(() => undefined),
+      () => void this.repository.heartbeat([...this.live.keys(), ...this.unsaved.keys()]).catch(() => undefined),
       10_000,
     );
     this.heartbeat.unref();
@@ -82,7 +96,19 @@ export class RecordingsService extends EventEmitter {
       title: `${input.userEmail} on ${input.hostname}`,
     });
     const { term: _term, ...values } = input;
-    const row = await this.repository.create({ ...values, id, storagePath: file, chainHead: chainStart(id) });
+    this.starting.add(id);
+    let row: RecordingRow;
+    try {
+      row = await this.repository.create({
+        ...values,
+        id,
+        storagePath: file,
+        chainHead: chainStart(id),
+        instanceId: this.instanceId() ?? null,
+      });
+    } finally {
+      this.starting.delete(id);
+    }
     let savedAt = 0;
     recorder.on('live', (chunk: LiveChunk) => this.emit('live', id, chunk));
     recorder.on('chunk', (chunk: FlushedChunk) => {
@@ -91,7 +117,7 @@ export class RecordingsService extends EventEmitter {
       savedAt = Date.now();
       this.repository
         .progress(id, chunk.bytes, chunk.seq, chunk.chainHead)
-        .catch((err: unknown) => this.log.warn({ err }, 'recording progress not saved'));
+        .catch((err: unknown) => logFailure(this.log, err, 'recording progress not saved'));
     });
     const live: LiveRecording = { id, row, recorder };
     this.live.set(id, live);
@@ -136,6 +162,7 @@ export class RecordingsService extends EventEmitter {
   async finish(live: LiveRecording, reason: string, terminatedBy?: string): Promise<SignedManifest | undefined> {
     if (!this.live.delete(live.id)) return undefined;
     const totals = await live.recorder.finish();
+    if (this.takenOver.delete(live.id)) return this.giveBack(live);
     const body: ManifestBody = {
       recording_id: live.id,
       started_on: live.row.startedOn.toISOString(),
@@ -148,7 +175,7 @@ export class RecordingsService extends EventEmitter {
     };
     const manifest = signManifest(body, await this.signingKey());
     await fs.writeFile(`${live.row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
-    await this.repository.finish(live.id, {
+    const finished = {
       endedOn: new Date(body.ended_on),
       bytes: totals.bytes,
       chunks: totals.chunks,
@@ -156,7 +183,9 @@ export class RecordingsService extends EventEmitter {
       manifest,
       endReason: reason,
       terminatedBy: terminatedBy ?? null,
-    });
+    };
+    // The file and its signed manifest are the record; the row follows once the database answers.
+    await this.saveOrHold(live.id, () => this.repository.finish(live.id, finished));
     this.emit('ended', live.id, reason);
     return manifest;
   }
@@ -167,9 +196,17 @@ export class RecordingsService extends EventEmitter {
    * at start for every open recording; with PostgreSQL only for those silent long enough.
    */
   async recoverOrphans(silentSeconds: number): Promise<number> {
-    const orphans = (await this.repository.orphans(silentSeconds)).filter((r) => !this.live.has(r.id));
+    const self = this.instanceId();
+    const orphans = (await this.repository.orphans(silentSeconds, self)).filter(
+      (r) => !this.live.has(r.id) && !this.unsaved.has(r.id) && !this.starting.has(r.id),
+    );
     for (const row of orphans) {
       try {
+        // Taken over first, so two instances never recover one recording at once; if this one
+        // dies halfway, the recording is its own and the next instance takes it over in turn.
+        if (self && row.instanceId !== self && !(await this.repository.takeOver(row.id, row.instanceId, self))) {
+          continue;
+        }
         await this.recover(row);
       } catch (error) {
         this.log.error({ err: error, recording: row.id }, 'could not recover a recording');
@@ -220,6 +257,73 @@ export class RecordingsService extends EventEmitter {
       endReason: 'recovered',
     });
     this.emit('ended', row.id, 'recovered');
+  }
+
+  /** Writes rows that waited for the database (it told us it is back). */
+  useHealth(health: DatabaseHealth): void {
+    this.health = health;
+    health.on('up', () => void this.saveHeld());
+  }
+
+  /** Recordings ended whose row still waits for the database. */
+  get unsavedCount(): number {
+    return this.unsaved.size;
+  }
+
+  /** Runs a row write; when the database is away it is held (one per recording) and run on its return. */
+  private async saveOrHold(id: string, write: () => Promise<void>): Promise<void> {
+    try {
+      await write();
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      this.health?.failed(error);
+      this.unsaved.set(id, write);
+      this.log.warn({ recording: id }, 'recording ended while the database is away: its row is written on its return');
+    }
+  }
+
+  private async saveHeld(): Promise<void> {
+    for (const [id, write] of [...this.unsaved]) {
+      try {
+        await write();
+        this.unsaved.delete(id);
+      } catch (error) {
+        if (this.health?.failed(error)) return; // away again: the next return retries the rest
+        this.unsaved.delete(id);
+        this.log.error({ err: error, recording: id }, 'a held recording row could not be written');
+      }
+    }
+  }
+
+  /**
+   * This instance was declared gone (it was silent too long) and another took its live recordings
+   * over: the sessions end, and their files are put back as the recovery signed them.
+   */
+  takenOverElsewhere(): void {
+    for (const live of this.live.values()) {
+      this.takenOver.add(live.id);
+      live.terminate?.('the server: this instance lost contact with the database for too long');
+    }
+  }
+
+  /**
+   * A recording recovered by another instance while it was still live here: what this instance
+   * wrote after the recovery is cut, so the files match the recovered manifest again.
+   */
+  private async giveBack(live: LiveRecording): Promise<SignedManifest | undefined> {
+    const row = await this.repository.find(live.id);
+    if (!row?.endedOn || !row.manifest) {
+      this.log.error({ recording: live.id }, 'a recording taken over elsewhere is not closed there yet; left as it is');
+      return undefined;
+    }
+    const chain = (await fs.readFile(`${live.row.storagePath}.chain`, 'utf8')).split('\n').slice(0, row.chunks);
+    await fs.writeFile(`${live.row.storagePath}.chain`, chain.length > 0 ? `${chain.join('\n')}\n` : '');
+    await fs.truncate(live.row.storagePath, row.bytes);
+    const manifest = row.manifest as SignedManifest;
+    await fs.writeFile(`${live.row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
+    this.log.warn({ recording: live.id }, 'a recording recovered by another instance: output after that was cut');
+    this.emit('ended', live.id, row.endReason ?? 'recovered');
+    return manifest;
   }
 
   /** Ids of the sessions live on this instance. */

@@ -77,6 +77,14 @@ export const HostName = z
   )
   .transform((name) => name.toLowerCase());
 
+/**
+ * Where a host's agent stands: connected (to a live server instance, heard from in the last 15
+ * seconds); reconnecting (it was connected when its server instance stopped or was lost, and a
+ * minute has not passed since a server was back to take it); disconnected otherwise.
+ */
+export const AgentState = z.enum(['connected', 'reconnecting', 'disconnected']).meta({ id: 'AgentState' });
+export type AgentState = z.infer<typeof AgentState>;
+
 /** An enrolled host. */
 export const Agent = z
   .object({
@@ -84,7 +92,9 @@ export const Agent = z
     hostname: z.string(),
     os: AgentOs,
     version: z.string().nullable(),
+    /** True exactly when state is 'connected'. */
     connected: z.boolean(),
+    state: AgentState,
     last_seen: Timestamp.nullable(),
     created_at: Timestamp,
     config: HostConfig,
@@ -98,7 +108,8 @@ export const listAgents = defineRoute({
   method: 'GET',
   path: '/api/agent',
   tag: 'agents',
-  summary: 'Enrolled hosts, by hostname, then connected first. Connected means heard from in the last 15 seconds.',
+  summary:
+    'Enrolled hosts, by hostname, then connected first. Connected means heard from in the last 15 seconds through a live server instance; reconnecting means its agent was connected when its server instance stopped and is expected back.',
   access: { kind: 'permissions', anyOf: ['list-host'] },
   response: z.object({ agents: z.array(Agent) }),
 });

@@ -12,6 +12,7 @@ import { sql as accountTrust } from './0013-account-trust.js';
 import { sql as agentTrust } from './0014-agent-trust.js';
 import { sql as liveRights } from './0015-live-rights.js';
 import { sql as openPermission } from './0016-open-permission.js';
+import { sql as serverInstances } from './0017-server-instances.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -29,4 +30,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0014-agent-trust', sql: agentTrust },
   { id: '0015-live-rights', sql: liveRights },
   { id: '0016-open-permission', sql: openPermission },
+  { id: '0017-server-instances', sql: serverInstances },
 ];

@@ -1,12 +1,36 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { agents } from '../../db/schema.js';
+import { agents, serverInstances } from '../../db/schema.js';
 
 /** Seconds without a heartbeat after which an agent counts as disconnected. */
 export const CONNECTED_WITHIN_SECONDS = 15;
+/** An instance that beat this recently still answers (it beats every 2 s). */
+export const INSTANCE_ANSWERS_WITHIN_SECONDS = 5;
+/**
+ * An agent whose server instance went away reads 'reconnecting' this long after a server was
+ * back to take it (agents come back within seconds: their backoff is capped at 5 s).
+ */
+export const RECONNECTING_WITHIN_SECONDS = 60;
 
-/** True when an agent was heard from recently: every instance agrees through the database. */
-const liveConnected = sql<boolean>`(${agents.connected} AND ${agents.lastSeenAt} > now() - make_interval(secs => ${CONNECTED_WITHIN_SECONDS}))`;
+/** Its instance runs and beats: what it says about its agents is current. */
+const instanceAnswers = sql<boolean>`(${serverInstances.goneAt} IS NULL AND ${serverInstances.beatAt} > now() - make_interval(secs => ${INSTANCE_ANSWERS_WITHIN_SECONDS}))`;
+
+/** Connected to an instance that answers, and heard from recently: every instance agrees through the database. */
+const liveConnected = sql<boolean>`coalesce(${agents.connected} AND ${agents.lastSeenAt} > now() - make_interval(secs => ${CONNECTED_WITHIN_SECONDS}) AND ${instanceAnswers}, false)`;
+
+/**
+ * Connected when its instance stopped or was lost (not by its own doing), and within the window
+ * that began when the instance went (or when the oldest running instance started, if later).
+ */
+const reconnecting = sql<boolean>`coalesce(${agents.connected} AND NOT coalesce(${instanceAnswers}, false) AND greatest(
+  ${serverInstances.goneAt}, ${serverInstances.beatAt}, ${agents.lastSeenAt},
+  (SELECT min(started_at) FROM server_instances WHERE gone_at IS NULL)
+) > now() - make_interval(secs => ${RECONNECTING_WITHIN_SECONDS}), false)`;
+
+/** The state the contract's Agent answers. */
+const state = sql<
+  'connected' | 'reconnecting' | 'disconnected'
+>`(CASE WHEN ${liveConnected} THEN 'connected' WHEN ${reconnecting} THEN 'reconnecting' ELSE 'disconnected' END)`;
 
 /** Queries on agents. */
 export class AgentsRepository {
@@ -20,11 +44,13 @@ export class AgentsRepository {
         os: agents.os,
         version: agents.version,
         connected: liveConnected,
+        state,
         lastSeenAt: agents.lastSeenAt,
         createdAt: agents.createdAt,
         config: agents.config,
       })
-      .from(agents);
+      .from(agents)
+      .leftJoin(serverInstances, eq(serverInstances.id, agents.instanceId));
   }
 
   /** Every agent, by hostname, then connected first. */
@@ -69,20 +95,30 @@ export class AgentsRepository {
    * Marks an agent connected now, with the OS and version it reports. Its host name is not among
    * them: that was fixed at enrolment and the agent cannot change it.
    */
-  async markConnected(id: string, hello: { os: number; version: string }): Promise<void> {
+  async markConnected(id: string, hello: { os: number; version: string }, instanceId: string): Promise<void> {
     await this.db
       .update(agents)
-      .set({ os: hello.os, version: hello.version, connected: true, lastSeenAt: sql`now()` })
+      .set({ os: hello.os, version: hello.version, connected: true, lastSeenAt: sql`now()`, instanceId })
       .where(eq(agents.id, id));
   }
 
-  /** Heartbeat of the agents connected to this instance. */
-  async touch(ids: string[]): Promise<void> {
+  /** Heartbeat of the agents connected to this instance (which holds them, under its current id). */
+  async touch(ids: string[], instanceId: string): Promise<void> {
     if (ids.length === 0) return;
     await this.db
       .update(agents)
-      .set({ lastSeenAt: sql`now()` })
-      .where(inArray(agents.id, ids));
+      .set({ lastSeenAt: sql`now()`, instanceId })
+      .where(and(inArray(agents.id, ids), eq(agents.connected, true)));
+  }
+
+  /** Agents held by these instances (gone): their state now reads 'reconnecting'. */
+  async heldBy(instanceIds: string[]): Promise<string[]> {
+    if (instanceIds.length === 0) return [];
+    const rows = await this.db
+      .select({ id: agents.id })
+      .from(agents)
+      .where(and(eq(agents.connected, true), inArray(agents.instanceId, instanceIds)));
+    return rows.map((r) => r.id);
   }
 
   /** Marks an agent disconnected. */
@@ -98,21 +134,24 @@ export class AgentsRepository {
   /** How many agents exist, and how many are connected. */
   async counts(): Promise<{ total: number; connected: number }> {
     const [total] = await this.db.select({ n: count() }).from(agents);
-    const [live] = await this.db.select({ n: count() }).from(agents).where(liveConnected);
+    const [live] = await this.db
+      .select({ n: count() })
+      .from(agents)
+      .leftJoin(serverInstances, eq(serverInstances.id, agents.instanceId))
+      .where(liveConnected);
     return { total: total?.n ?? 0, connected: live?.n ?? 0 };
   }
 
-  /** Agents that say connected but have been silent too long (their instance died). */
-  async silentIds(): Promise<string[]> {
+  /**
+   * Agents still flagged connected whose state reads 'disconnected' (silent on a live instance,
+   * or not back within the reconnecting window): the flag is cleared so lists and counts agree.
+   */
+  async staleIds(): Promise<string[]> {
     const rows = await this.db
       .select({ id: agents.id })
       .from(agents)
-      .where(
-        and(
-          eq(agents.connected, true),
-          sql`${agents.lastSeenAt} <= now() - make_interval(secs => ${CONNECTED_WITHIN_SECONDS})`,
-        ),
-      );
+      .leftJoin(serverInstances, eq(serverInstances.id, agents.instanceId))
+      .where(and(eq(agents.connected, true), sql`NOT ${liveConnected}`, sql`NOT ${reconnecting}`));
     return rows.map((r) => r.id);
   }
 }

@@ -59,6 +59,7 @@ export function generateAgents(rng: Prng, groups: MockGroup[], now: number): Moc
       os,
       version: neverSeen ? null : index % 7 === 3 ? '1.9.4' : '2.0.0',
       connected,
+      state: connected ? 'connected' : 'disconnected',
       last_seen: neverSeen
         ? null
         : new Date(connected ? now - rng.int(1, 12) * 1000 : now - rng.int(2, 9 * 24) * 3_600_000).toISOString(),

@@ -10,12 +10,25 @@ import { useTranslation } from 'react-i18next';
 import type { IconComponent } from '../../../components/icon-type';
 import { formatDateTime, parseServerTime } from '../../../lib/dates';
 import { useNow } from '../../../lib/use-now';
+import type { AgentItem } from '../api/list-agents';
 
 dayjs.extend(relativeTime);
 
-/** A coloured dot with the words Connected or Disconnected; the words carry the meaning. */
-export function ConnectionStatus({ connected }: { connected: boolean }) {
+/** How each state of a host's agent shows: a colour and the words that carry the meaning. */
+const STATES: Record<AgentItem['state'], { color: string; key: string }> = {
+  connected: { color: 'success.main', key: 'hosts.status.connected' },
+  reconnecting: { color: 'warning.main', key: 'hosts.status.reconnecting' },
+  disconnected: { color: 'text.disabled', key: 'hosts.status.disconnected' },
+};
+
+/**
+ * A coloured dot with the words Connected, Reconnecting (its server restarted and the agent is
+ * expected back within seconds) or Disconnected; the words carry the meaning.
+ */
+export function ConnectionStatus({ state }: { state: AgentItem['state'] }) {
   const { t } = useTranslation();
+  const shown = STATES[state];
+  const live = state === 'connected';
   return (
     <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
       <Box
@@ -25,12 +38,16 @@ export function ConnectionStatus({ connected }: { connected: boolean }) {
           height: 10,
           borderRadius: '50%',
           flexShrink: 0,
-          bgcolor: connected ? 'success.main' : 'text.disabled',
-          boxShadow: connected ? (theme) => `0 0 0 3px ${theme.palette.success.main}33` : 'none',
+          bgcolor: shown.color,
+          boxShadow: live ? (theme) => `0 0 0 3px ${theme.palette.success.main}33` : 'none',
         }}
       />
-      <Typography variant="body2" component="span" sx={{ color: connected ? 'success.main' : 'text.secondary' }}>
-        {connected ? t('hosts.status.connected') : t('hosts.status.disconnected')}
+      <Typography
+        variant="body2"
+        component="span"
+        sx={{ color: state === 'disconnected' ? 'text.secondary' : shown.color }}
+      >
+        {t(shown.key)}
       </Typography>
     </Box>
   );

@@ -8,6 +8,9 @@ import { useTranslation } from 'react-i18next';
 import type { AgentItem } from '../api/list-agents';
 import { ConnectionStatus, LastSeen, OsLabel } from './agent-cells';
 
+/** Connected first, then reconnecting, then disconnected. */
+const STATE_ORDER: Record<AgentItem['state'], number> = { connected: 0, reconnecting: 1, disconnected: 2 };
+
 /** What the rows' buttons do; `onDelete` is left out for those who may not delete. */
 export interface AgentColumnActions {
   onConfigure: (agent: AgentItem) => void;
@@ -20,10 +23,11 @@ export function useAgentColumns({ onConfigure, onDelete }: AgentColumnActions): 
   return useMemo<GridColDef<AgentItem>[]>(
     () => [
       {
-        field: 'connected',
+        field: 'state',
         headerName: t('hosts.columns.status'),
         width: 170,
-        renderCell: ({ row }) => <ConnectionStatus connected={row.connected} />,
+        renderCell: ({ row }) => <ConnectionStatus state={row.state} />,
+        sortComparator: (a: AgentItem['state'], b: AgentItem['state']) => STATE_ORDER[a] - STATE_ORDER[b],
       },
       {
         field: 'hostname',

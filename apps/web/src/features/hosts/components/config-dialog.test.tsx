@@ -13,6 +13,7 @@ const agent: AgentItem = {
   os: 2,
   version: '2.0.0',
   connected: true,
+  state: 'connected',
   last_seen: '2026-01-01T00:00:00.000Z',
   created_at: '2026-01-01T00:00:00.000Z',
   config: defaultConfig(2),

@@ -15,6 +15,7 @@ const agent = (id: string, hostname: string, os: 1 | 2 | 3, connected: boolean):
   os,
   version: '2.0.0',
   connected,
+  state: connected ? 'connected' : 'disconnected',
   last_seen: connected ? new Date().toISOString() : '2026-01-01T00:00:00.000Z',
   created_at: '2026-01-01T00:00:00.000Z',
   config: defaultConfig(os),

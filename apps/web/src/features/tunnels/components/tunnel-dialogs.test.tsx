@@ -13,6 +13,7 @@ const AGENT = {
   os: 1,
   version: '2.0.0',
   connected: true,
+  state: 'connected',
   last_seen: null,
   created_at: '2026-01-01T00:00:00.000Z',
   config: {},

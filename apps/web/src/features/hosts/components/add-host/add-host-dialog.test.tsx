@@ -159,6 +159,7 @@ describe('HostWatch', () => {
     os: 1,
     version: '2.0.0',
     connected,
+    state: connected ? 'connected' : 'disconnected',
     last_seen: null,
     created_at: '2026-01-01T00:00:00.000Z',
     config: defaultConfig(1),
