@@ -2,7 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { createClient } from 'redis';
-import { type DefaultEventsMap, Server } from 'socket.io';
+import { type DefaultEventsMap, Server, type Socket } from 'socket.io';
 import { AttachRequest, type RecordOut, SESSION_EVENTS } from '@gatehouse/contracts';
 import type { AuditRepository } from '../modules/audit/audit.repository.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
@@ -11,8 +11,10 @@ import type { AccessPolicy } from '../modules/policy/access-policy.js';
 import type { SessionsService } from '../modules/recordings/sessions.service.js';
 import type { RecordingsService } from '../recordings/recordings.service.js';
 import type { LiveChunk } from '../recordings/recorder.js';
+import { detach } from '../lib/detach.js';
 import type { AgentHub } from './agent-hub.js';
 import { type LiveRights, REVOKED_ACTION } from './live-rights.js';
+import { WATCH_DROPPED_EVENT, WATCH_DROPPED_MESSAGE, WatchGuard } from './watch-backpressure.js';
 
 /** Socket events the console hears. */
 export const CONSOLE_EVENTS = {
@@ -180,8 +182,27 @@ export async function attachConsoleSockets(
       });
     }
   };
+  /** A watcher fell behind the live output: it leaves every session it watches and is told why. */
+  const dropWatches = (socket: Socket) => {
+    for (const room of [...socket.rooms]) {
+      if (!room.startsWith(RECORDING_ROOM)) continue;
+      // Rooms are this instance's own (the Redis adapter too): leaving takes effect at once.
+      detach(deps.log, 'detaching a watcher', Promise.resolve(socket.leave(room)));
+      socket.emit(WATCH_DROPPED_EVENT, {
+        recording_id: room.slice(RECORDING_ROOM.length),
+        message: WATCH_DROPPED_MESSAGE,
+      });
+    }
+    deps.log.info(
+      { user: (socket.data as ConsoleSocketData).email },
+      'a watcher fell behind the live output and was detached',
+    );
+  };
+  const guard = new WatchGuard(SESSION_EVENTS.output, dropWatches);
   io.on('connection', (socket) => {
     const source = socket.handshake.address;
+    const unguard = guard.track(socket);
+    socket.on('disconnect', unguard);
     const data = socket.data as ConsoleSocketData;
     const holder: { tokenHash: string; expiresAt?: number | undefined; recheck: () => Promise<void> } = {
       tokenHash: data.tokenHash,
@@ -202,6 +223,9 @@ export async function attachConsoleSockets(
         const { principal } = auth;
         holder.expiresAt = principal.expiresAt.getTime();
         const row = await deps.sessions.forWatcher(principal, request.data.recording_id);
+        // A socket that has not read what waits for it gets no more (a catch-up would only add to it).
+        if (guard.behind(socket))
+          return socket.emit(WATCH_DROPPED_EVENT, { recording_id: row.id, message: WATCH_DROPPED_MESSAGE });
         await socket.join(recordingRoom(row.id));
         // Chunks go out only for watched sessions; the instance running it learns of this watcher
         // before the replay is read, so no chunk falls between the replay and the live ones.
@@ -219,7 +243,8 @@ export async function attachConsoleSockets(
       if (typeof raw?.recording_id === 'string') await socket.leave(recordingRoom(raw.recording_id));
     });
   });
-  // One broadcast per chunk: socket.io encodes it once for the whole room.
+  // One broadcast per chunk: socket.io encodes it once for the whole room (the guard checks each
+  // watcher's backlog as the chunk goes out to it).
   const onLive = (id: string, chunk: LiveChunk) => {
     io.to(recordingRoom(id)).emit(SESSION_EVENTS.output, {
       recording_id: id,
