@@ -23,6 +23,11 @@ export function generateSettings(): Answer<'getSettings'> {
     idle_timeout_minutes: 30,
     signin_banner: 'Authorised personnel only. Sessions are recorded.',
     public_url: 'https://gatehouse.acme.example',
+    ssh_handshake_timeout_seconds: 10,
+    ssh_login_timeout_seconds: 60,
+    ssh_max_auth_attempts: 6,
+    ssh_max_unauthenticated_per_address: 10,
+    ssh_max_unauthenticated: 100,
   };
 }
 

@@ -4,6 +4,15 @@ import { versionsOf } from '../data/system';
 import type { Answer, MockState } from '../types';
 
 type Smtp = Answer<'getSettings'>['smtp'];
+
+/** The SSH login limits of the general settings, saved as sent. */
+const SSH_LIMITS = [
+  'ssh_handshake_timeout_seconds',
+  'ssh_login_timeout_seconds',
+  'ssh_max_auth_attempts',
+  'ssh_max_unauthenticated_per_address',
+  'ssh_max_unauthenticated',
+] as const;
 type AuthConfig = Answer<'getSsoConfig'>;
 
 /** Fields sent replace those kept, recursively (objects merge, anything else replaces). */
@@ -62,6 +71,10 @@ export function settingsHandlers(state: MockState, context: MockContext): NamedH
         public_url: text(sent, 'public_url') ?? state.settings.public_url,
         smtp: sent.smtp === undefined ? state.settings.smtp : saveSmtp(state.settings.smtp, sent.smtp),
       };
+      for (const field of SSH_LIMITS) {
+        const value = num(sent, field);
+        if (value !== undefined) state.settings[field] = value;
+      }
       return { ...state.settings, message: 'Configuration saved.' };
     }),
     route(context, 'getLicense', () => ({ ...state.license, agents_used: state.agents.length })),

@@ -120,6 +120,55 @@ export function GeneralSettingsForm({
         </Grid>
 
         <Grid size={12}>
+          {heading(t('settings.general.sshHeading'))}
+          <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
+            {t('settings.general.sshHelper')}
+          </Typography>
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+          <TextInput
+            label={t('settings.general.sshHandshake')}
+            helper={t('settings.general.sshHandshakeHelper')}
+            inputMode="numeric"
+            unit={t('settings.general.seconds')}
+            {...field('sshHandshakeSeconds')}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+          <TextInput
+            label={t('settings.general.sshLogin')}
+            helper={t('settings.general.sshLoginHelper')}
+            inputMode="numeric"
+            unit={t('settings.general.seconds')}
+            {...field('sshLoginSeconds')}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6, md: 4 }}>
+          <TextInput
+            label={t('settings.general.sshAuthAttempts')}
+            helper={t('settings.general.sshAuthAttemptsHelper')}
+            inputMode="numeric"
+            {...field('sshAuthAttempts')}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextInput
+            label={t('settings.general.sshPerAddress')}
+            helper={t('settings.general.sshPerAddressHelper')}
+            inputMode="numeric"
+            {...field('sshPerAddress')}
+          />
+        </Grid>
+        <Grid size={{ xs: 12, sm: 6 }}>
+          <TextInput
+            label={t('settings.general.sshTotal')}
+            helper={t('settings.general.sshTotalHelper')}
+            inputMode="numeric"
+            {...field('sshTotal')}
+          />
+        </Grid>
+
+        <Grid size={12}>
           {heading(t('settings.general.mailHeading'))}
           <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
             {t('settings.general.mailHelper')}

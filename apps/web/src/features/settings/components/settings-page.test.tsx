@@ -35,8 +35,25 @@ function signInWith(permissions: string[]) {
   });
 }
 
+const GENERAL = {
+  allow_signup: false,
+  smtp: { host: '', port: 587, secure: false, user: '', from: 'Gatehouse <gatehouse@localhost>', password_set: false },
+  recording_input_capture: false,
+  recording_retention_days: 0,
+  idle_timeout_minutes: 0,
+  signin_banner: '',
+  public_url: '',
+  ssh_handshake_timeout_seconds: 10,
+  ssh_login_timeout_seconds: 60,
+  ssh_max_auth_attempts: 6,
+  ssh_max_unauthenticated_per_address: 10,
+  ssh_max_unauthenticated: 100,
+};
+
 function renderAt(path: string): SeenRequest[] {
   const seen = fakeServer({
+    'GET api/settings': [200, GENERAL],
+    'POST api/settings': [200, { ...GENERAL, ssh_max_unauthenticated_per_address: 0, message: 'Configuration saved.' }],
     'GET api/license': [200, MISSING_LICENSE],
     'GET api/security': [200, SECURITY],
     'POST api/security': [200, { message: 'Configuration saved.', security: SECURITY }],
@@ -92,6 +109,30 @@ describe('SettingsPage', () => {
       api_limit_freshness: false,
       api_limit_endpoints: [{ method: 'POST', path: '^/api/user/' }],
       effectiveTokenMaxAge: 3600,
+    });
+  });
+
+  it('shows the SSH login limits in General and saves a changed one with the rest, refusing a value out of bounds', async () => {
+    signInWith(['manage-settings']);
+    const seen = renderAt('/settings?section=general');
+    const perAddress = await screen.findByLabelText<HTMLInputElement>('Per address');
+    expect(perAddress.value).toBe('10');
+    expect(screen.getByLabelText<HTMLInputElement>('Sign-in timeout').value).toBe('60');
+    fireEvent.change(screen.getByLabelText('In total'), { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByText('Enter a whole number from 1 to 100000')).toBeTruthy();
+    expect(seen.filter((request) => request.method === 'POST')).toEqual([]);
+
+    fireEvent.change(screen.getByLabelText('In total'), { target: { value: '100' } });
+    fireEvent.change(perAddress, { target: { value: '0' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Configuration saved.')).toBeTruthy();
+    expect(seen.find((request) => request.method === 'POST')?.body).toMatchObject({
+      ssh_handshake_timeout_seconds: 10,
+      ssh_login_timeout_seconds: 60,
+      ssh_max_auth_attempts: 6,
+      ssh_max_unauthenticated_per_address: 0,
+      ssh_max_unauthenticated: 100,
     });
   });
 });

@@ -11,6 +11,11 @@ const STORED: GeneralSettings = {
   idle_timeout_minutes: 0,
   signin_banner: '',
   public_url: '',
+  ssh_handshake_timeout_seconds: 10,
+  ssh_login_timeout_seconds: 60,
+  ssh_max_auth_attempts: 6,
+  ssh_max_unauthenticated_per_address: 10,
+  ssh_max_unauthenticated: 100,
 };
 
 describe('general settings form', () => {
@@ -27,6 +32,13 @@ describe('general settings form', () => {
       recording_retention_days: 90,
       idle_timeout_minutes: 15,
       public_url: 'https://gh.example.test',
+    });
+    expect(body).toMatchObject({
+      ssh_handshake_timeout_seconds: 10,
+      ssh_login_timeout_seconds: 60,
+      ssh_max_auth_attempts: 6,
+      ssh_max_unauthenticated_per_address: 10,
+      ssh_max_unauthenticated: 100,
     });
     expect(body.smtp).not.toHaveProperty('password');
     expect(toGeneralBody({ ...form, smtpPassword: 's3cret' }).smtp).toHaveProperty('password', 's3cret');
@@ -51,6 +63,29 @@ describe('general settings form', () => {
     ]);
     expect(errors.retentionDays).toEqual({ key: 'settings.general.errors.range', values: { min: 0, max: 36_500 } });
     expect(errors.publicUrl).toEqual({ key: 'settings.general.errors.url' });
+  });
+
+  it('refuses SSH login limits outside the bounds the server applies, and accepts 0 per address (no cap)', () => {
+    const form = toGeneralForm(STORED);
+    const errors = validateGeneralForm({
+      ...form,
+      sshHandshakeSeconds: '0',
+      sshLoginSeconds: '1',
+      sshAuthAttempts: '101',
+      sshPerAddress: '0',
+      sshTotal: '0',
+    });
+    expect(Object.keys(errors).sort()).toEqual([
+      'sshAuthAttempts',
+      'sshHandshakeSeconds',
+      'sshLoginSeconds',
+      'sshTotal',
+    ]);
+    expect(errors.sshLoginSeconds).toEqual({ key: 'settings.general.errors.range', values: { min: 2, max: 3600 } });
+    expect(toGeneralBody({ ...form, sshPerAddress: '0', sshTotal: '250' })).toMatchObject({
+      ssh_max_unauthenticated_per_address: 0,
+      ssh_max_unauthenticated: 250,
+    });
   });
 });
 

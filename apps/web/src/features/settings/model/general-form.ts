@@ -1,3 +1,4 @@
+import { SSH_LOGIN_LIMITS } from '@gatehouse/contracts';
 import type { GeneralSettings, GeneralSettingsBody } from '../api/general-settings';
 
 /** Bounds the server applies to general settings (packages/contracts routes/settings.ts). */
@@ -8,7 +9,22 @@ export const GENERAL_LIMITS = {
   banner: 2000,
   text: 255,
   publicUrl: 500,
+  sshHandshakeSeconds: SSH_LOGIN_LIMITS.ssh_handshake_timeout_seconds,
+  sshLoginSeconds: SSH_LOGIN_LIMITS.ssh_login_timeout_seconds,
+  sshAuthAttempts: SSH_LOGIN_LIMITS.ssh_max_auth_attempts,
+  sshPerAddress: SSH_LOGIN_LIMITS.ssh_max_unauthenticated_per_address,
+  sshTotal: SSH_LOGIN_LIMITS.ssh_max_unauthenticated,
 } as const;
+
+/** Form fields of the SSH login limits. */
+export const SSH_LIMIT_FIELDS = [
+  'sshHandshakeSeconds',
+  'sshLoginSeconds',
+  'sshAuthAttempts',
+  'sshPerAddress',
+  'sshTotal',
+] as const;
+export type SshLimitField = (typeof SSH_LIMIT_FIELDS)[number];
 
 /** The general settings form as typed: numbers stay text until saved. */
 export interface GeneralForm {
@@ -25,6 +41,12 @@ export interface GeneralForm {
   /** Empty keeps the stored password. */
   smtpPassword: string;
   smtpFrom: string;
+  /** SSH login limits (README, "Limits"), as typed. */
+  sshHandshakeSeconds: string;
+  sshLoginSeconds: string;
+  sshAuthAttempts: string;
+  sshPerAddress: string;
+  sshTotal: string;
 }
 
 /** A message id and its values, for a field that is wrong. */
@@ -35,7 +57,15 @@ export interface FieldError {
 
 /** Fields that can be wrong. */
 export type GeneralField =
-  'retentionDays' | 'idleMinutes' | 'signinBanner' | 'publicUrl' | 'smtpHost' | 'smtpPort' | 'smtpUser' | 'smtpFrom';
+  | 'retentionDays'
+  | 'idleMinutes'
+  | 'signinBanner'
+  | 'publicUrl'
+  | 'smtpHost'
+  | 'smtpPort'
+  | 'smtpUser'
+  | 'smtpFrom'
+  | SshLimitField;
 
 /** Messages of the wrong fields. */
 export type GeneralErrors = Partial<Record<GeneralField, FieldError>>;
@@ -55,6 +85,11 @@ export function toGeneralForm(settings: GeneralSettings): GeneralForm {
     smtpUser: settings.smtp.user,
     smtpPassword: '',
     smtpFrom: settings.smtp.from,
+    sshHandshakeSeconds: String(settings.ssh_handshake_timeout_seconds),
+    sshLoginSeconds: String(settings.ssh_login_timeout_seconds),
+    sshAuthAttempts: String(settings.ssh_max_auth_attempts),
+    sshPerAddress: String(settings.ssh_max_unauthenticated_per_address),
+    sshTotal: String(settings.ssh_max_unauthenticated),
   };
 }
 
@@ -96,6 +131,11 @@ export function validateGeneralForm(form: GeneralForm): GeneralErrors {
     if (form[field].trim().length > L.text)
       errors[field] = { key: 'settings.general.errors.tooLong', values: { max: L.text } };
   }
+  for (const field of SSH_LIMIT_FIELDS) {
+    const { min, max } = L[field];
+    if (!inRange(form[field], { min, max }))
+      errors[field] = { key: 'settings.general.errors.range', values: { min, max } };
+  }
   return errors;
 }
 
@@ -108,6 +148,11 @@ export function toGeneralBody(form: GeneralForm): GeneralSettingsBody {
     idle_timeout_minutes: wholeNumber(form.idleMinutes),
     signin_banner: form.signinBanner,
     public_url: form.publicUrl.trim(),
+    ssh_handshake_timeout_seconds: wholeNumber(form.sshHandshakeSeconds),
+    ssh_login_timeout_seconds: wholeNumber(form.sshLoginSeconds),
+    ssh_max_auth_attempts: wholeNumber(form.sshAuthAttempts),
+    ssh_max_unauthenticated_per_address: wholeNumber(form.sshPerAddress),
+    ssh_max_unauthenticated: wholeNumber(form.sshTotal),
     smtp: {
       host: form.smtpHost.trim(),
       port: wholeNumber(form.smtpPort),
