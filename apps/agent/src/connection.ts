@@ -59,7 +59,8 @@ export class AgentConnection {
             this.attempt += 1;
             const why = ending.code ? ` (${ending.code}${ending.reason ? `: ${ending.reason}` : ''})` : '';
             const after = `reconnecting in ${(delay / 1000).toFixed(1)} s`;
-            if (flooded) this.log.warn(`the server closed this agent for sending too much${why}; ${after}`);
+            if (ending.status === 429) this.log.error(`the server refused this agent for now (HTTP 429); ${after}`);
+            else if (flooded) this.log.error(`the server closed this agent for sending too much${why}; ${after}`);
             else this.log.notice(`disconnected${why}; ${after}`);
             setTimeout(loop, delay);
           },

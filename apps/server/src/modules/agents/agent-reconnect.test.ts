@@ -1,0 +1,163 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AGENT_CLOSE } from '@gatehouse/contracts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import { type AgentProcess, eventually, startAgent } from '../../test/agent-process.js';
+
+const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/main.js');
+const ADMIN = { email: 'root@example.test', password: 'reconnect-password' };
+
+/** Starts the built server on a data folder and port; answers once it printed its URL. */
+function startProcess(dataDir: string, port: number): Promise<{ child: ChildProcess; url: string; ready: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [MAIN], {
+      env: {
+        ...process.env,
+        GATEHOUSE_DATA_DIR: dataDir,
+        PORT: String(port),
+        GATEHOUSE_SSH_PORT: '0',
+        LOG_LEVEL: 'warn',
+        GATEHOUSE_ADMIN_EMAIL: ADMIN.email,
+        GATEHOUSE_ADMIN_PASSWORD: ADMIN.password,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString();
+      const url = /running at (\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, url, ready: Date.now() });
+    });
+    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+}
+
+async function api<T>(url: string, method: string, pathName: string, token?: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${url}${pathName}`, {
+    method,
+    headers: {
+      ...(token ? { 'authentication-token': token } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await res.json()) as T;
+}
+
+const signIn = async (url: string) =>
+  (
+    await api<{ response: { user: { authentication_token: string } } }>(
+      url,
+      'POST',
+      '/api/login?include_auth_token',
+      undefined,
+      ADMIN,
+    )
+  ).response.user.authentication_token;
+
+/** A loopback port nobody listens on now. */
+async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const connections = (agent: AgentProcess) => (agent.output().match(/connected to /g) ?? []).length;
+
+// A real agent process against the built server, which is killed with SIGKILL and started again.
+describe('an agent across a server outage', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-reconnect-'));
+  const processes: ChildProcess[] = [];
+  const agents: AgentProcess[] = [];
+  afterAll(() => {
+    for (const p of processes) p.kill('SIGKILL');
+    for (const a of agents) a.child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('is back within seconds of the server’s return after a 20 s outage, and reads reconnecting until then', async () => {
+    const port = await freePort();
+    const first = await startProcess(dataDir, port);
+    processes.push(first.child);
+    let token = await signIn(first.url);
+    const { key } = await api<{ key: string }>(first.url, 'POST', '/api/apikey', token, { description: 'r' });
+    const agent = startAgent({ server: first.url, key, hostname: 'cache-02' });
+    agents.push(agent);
+    const list = async () =>
+      (await api<{ agents: { state: string; connected: boolean }[] }>(first.url, 'GET', '/api/agent', token)).agents;
+    await eventually(list, (a) => a[0]?.state === 'connected');
+
+    first.child.kill('SIGKILL');
+    await new Promise((r) => setTimeout(r, 20_000));
+    const before = connections(agent);
+    const second = await startProcess(dataDir, port);
+    processes.push(second.child);
+    token = await signIn(second.url);
+    // Every answer until the agent's socket is open again says reconnecting.
+    const seen: { state: string | undefined; agentBack: boolean }[] = [];
+    const back = await eventually(
+      async () => {
+        const agentBack = connections(agent) > before;
+        const state = (await list())[0]?.state;
+        seen.push({ state, agentBack });
+        return state;
+      },
+      (state) => state === 'connected',
+      15_000,
+    );
+    const took = Date.now() - second.ready;
+    const delays = [...agent.output().matchAll(/reconnecting in ([\d.]+) s/g)].map((m) => Number(m[1]));
+    console.info(
+      `agent back ${took} ms after the server printed its URL; delays during the outage: ${delays.join(', ')} s`,
+    );
+    expect(back).toBe('connected');
+    expect(took).toBeLessThan(8000);
+    expect(Math.max(...delays)).toBeLessThanOrEqual(5);
+    for (const answer of seen.filter((s) => !s.agentBack)) expect(answer.state).toBe('reconnecting');
+  }, 90_000);
+});
+
+describe('an agent the server closed for flooding', () => {
+  const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-flooded-agent-'));
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  let agent: AgentProcess | undefined;
+  afterAll(() => {
+    agent?.child.kill('SIGKILL');
+    wss.close();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it('says why and waits at least half a minute before it connects again', async () => {
+    // A stand-in server: it closes every agent after its hello, as the real one does after a flood.
+    let accepted = 0;
+    wss.on('connection', (ws) => {
+      accepted += 1;
+      ws.once('message', () => ws.close(AGENT_CLOSE.FLOODED, 'too many hello messages (more than 4 at once)'));
+    });
+    await new Promise((resolve) => (wss.address() ? resolve(undefined) : wss.once('listening', resolve)));
+    const url = `http://127.0.0.1:${(wss.address() as net.AddressInfo).port}`;
+    fs.writeFileSync(
+      path.join(stateDir, 'identity.json'),
+      JSON.stringify({ id: crypto.randomUUID(), credential: 'gha_test', server: url }),
+      { mode: 0o600 },
+    );
+    agent = startAgent({ server: url, hostname: 'noisy-01', stateDir });
+    await eventually(
+      async () => agent!.output(),
+      (out) => /sending too much/.test(out),
+    );
+    expect(agent.output()).toMatch(/4029: too many hello messages/);
+    const delay = Number(/sending too much.*reconnecting in ([\d.]+) s/.exec(agent.output())?.[1]);
+    expect(delay).toBeGreaterThanOrEqual(30);
+    // Longer than any outage delay: still no second connection.
+    await new Promise((r) => setTimeout(r, 7000));
+    expect(accepted).toBe(1);
+  }, 30_000);
+});
