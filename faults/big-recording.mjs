@@ -32,6 +32,11 @@ const mib = (bytes) => `${(bytes / 1048576).toFixed(0)} MiB`;
 const gib = (bytes) => `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 const secs = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// The suite prints only the last three lines: FAULTS_BIG_LOG=FILE keeps them all.
+const print = (line) => {
+  console.log(line);
+  if (env.FAULTS_BIG_LOG) fs.appendFileSync(env.FAULTS_BIG_LOG, `${line}\n`);
+};
 
 /** The server's resident memory, sampled every 100 ms; phases report their start and peak. */
 const memory = {
@@ -65,7 +70,7 @@ async function phase(name, task) {
     memory.sample();
     const growth = memory.peak - start;
     const line = `${name}: ${secs(performance.now() - started)}, server RSS ${mib(start)} → peak ${mib(memory.peak)} (+${mib(growth)})`;
-    console.log(line);
+    print(line);
     if (growth > MEMORY_BOUND) failures.push(`${name}: the server's RSS grew by ${mib(growth)}`);
   }
 }
@@ -159,7 +164,7 @@ function catchUp(id) {
 }
 
 const started = Date.now();
-console.log(`big-recording: ${GIB} GiB through the gateway (${env.FAULTS_MODE ?? '?'}), marker ${MARKER}`);
+print(`big-recording: ${GIB} GiB through the gateway (${env.FAULTS_MODE ?? '?'}), marker ${MARKER}`);
 const before = new Set((await api('GET', '/api/recording?limit=200')).body.recordings.map((r) => r.id));
 let id;
 let recordedMs = 0;
@@ -177,6 +182,11 @@ await phase('record', async () => {
     summary.push(
       `catch-up at ${gib(s.bytes)}: ${caught.events} events, ${mib(caught.wire)} on the wire in ${caught.ms.toFixed(0)} ms (chunk ${caught.upto})`,
     );
+  for (let last = Date.now(); s.child.exitCode === null && s.child.signalCode === null; await sleep(500)) {
+    if (Date.now() - last < 30_000) continue;
+    last = Date.now();
+    print(`  ${gib(s.bytes)} after ${secs(last - started)}, server RSS ${mib(memory.current)}`);
+  }
   const code = await s.done;
   recordedMs = Date.now() - started;
   if (code !== 0) throw new Error(`ssh exited ${code}: ${s.stderr.trim().slice(-200)}`);
@@ -184,7 +194,7 @@ await phase('record', async () => {
   summary.push(`recorded ${gib(s.bytes)} in ${secs(recordedMs)} (${mib((s.bytes / recordedMs) * 1000)}/s)`);
 });
 if (!id) {
-  console.log(`FAIL: ${failures.join('; ')}`);
+  print(`FAIL: ${failures.join('; ')}`);
   process.exit(1);
 }
 
@@ -196,7 +206,7 @@ for (let i = 0; i < 600; i += 1) {
 }
 if (!detail.ended_on) failures.push('the recording did not end within 60 s of the session');
 const size = detail.bytes;
-console.log(`recording ${id}: ${gib(size)} cast, ${detail.chunks} chunks, ended ${detail.end_reason}`);
+print(`recording ${id}: ${gib(size)} cast, ${detail.chunks} chunks, ended ${detail.end_reason}`);
 if (size < BYTES) failures.push(`the cast (${size} bytes) is smaller than the output (${BYTES} bytes)`);
 
 await phase('verify', async () => {
@@ -251,6 +261,6 @@ await phase('export', async () => {
 });
 
 clearInterval(sampler);
-console.log(summary.join('; '));
-console.log(failures.length ? `FAIL: ${failures.join('; ')}` : `PASS in ${secs(Date.now() - started)}`);
+print(summary.join('; '));
+print(failures.length ? `FAIL: ${failures.join('; ')}` : `PASS in ${secs(Date.now() - started)}`);
 process.exit(failures.length ? 1 : 0);
