@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client.js';
 import { type RunningServer, startServer } from '../server.js';
 import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
-import { ADMIN, testConfig } from '../test/harness.js';
+import { ADMIN, startInstances, testConfig } from '../test/harness.js';
 import { type Sshd, ssh, startSshd, userKey } from '../test/sshd.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
@@ -174,4 +174,71 @@ describe.skipIf(!URL)('a live recording whose server instance dies, with another
     const verdict = await api<{ status: string; message: string }>(bUrl, 'GET', `/api/recording/${id}/verify`, bToken);
     expect(verdict.status).toBe('intact');
   }, 120_000);
+});
+
+// In-process instances on one PostgreSQL schema: A still runs when B finds it gone (A was silent
+// too long, say a stalled process). A must give up what B took over, and the record stays whole.
+describe.skipIf(!URL)('an instance declared gone while it still runs (PostgreSQL)', () => {
+  it('ends its sessions and puts their recordings back as the other instance recovered them', async () => {
+    const { servers, stop } = await startInstances(2);
+    try {
+      const [a, b] = servers as [RunningServer, RunningServer];
+      const agentId = await a.services.repositories.agents.create({
+        hostname: 'stalled-01',
+        os: 1,
+        version: '2.0.0',
+        credentialHash: crypto.randomUUID(),
+        config: null,
+        registeredWith: crypto.randomUUID(),
+      });
+      const live = await a.services.recordings.start({
+        type: 'ssh',
+        agentId,
+        hostname: 'stalled-01',
+        userId: null,
+        userEmail: ADMIN.email,
+        definitionId: null as unknown as string,
+        definitionName: 'd',
+        width: 80,
+        height: 24,
+      });
+      const ended = new Promise<string>((resolve, reject) => {
+        live.terminate = (by) =>
+          void a.services.recordings.finish(live, 'terminated', by).then(() => resolve(by), reject);
+      });
+      live.recorder.output(Buffer.from('before the stall\r\n'));
+      await live.recorder.flush();
+      const oldId = a.services.instances.id;
+      // B found A silent too long: A is gone, and B recovers its recording.
+      await b.services.database.query('UPDATE server_instances SET gone_at = now() WHERE id = $1', [oldId]);
+      expect(await b.services.recordings.recoverOrphans(30)).toBe(1);
+      // A, not aware yet, writes on; its next beat tells it, and the session ends.
+      live.recorder.output(Buffer.from('after the stall\r\n'));
+      expect(await ended).toMatch(/lost contact with the database/);
+      expect(a.services.instances.id).not.toBe(oldId);
+
+      const row = await b.services.repositories.recordings.find(live.id);
+      expect(row?.endReason).toBe('recovered');
+      expect(fs.readFileSync(row!.storagePath, 'utf8')).toContain('before the stall');
+      expect(fs.readFileSync(row!.storagePath, 'utf8')).not.toContain('after the stall');
+      const token = (
+        await api<{ response: { user: { authentication_token: string } } }>(
+          b.url,
+          'POST',
+          '/api/login?include_auth_token',
+          undefined,
+          ADMIN,
+        )
+      ).response.user.authentication_token;
+      const verdict = await api<{ status: string; message: string }>(
+        b.url,
+        'GET',
+        `/api/recording/${live.id}/verify`,
+        token,
+      );
+      expect(verdict).toMatchObject({ status: 'intact' });
+    } finally {
+      await stop();
+    }
+  }, 60_000);
 });
