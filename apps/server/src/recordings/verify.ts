@@ -72,33 +72,3 @@ export async function verifyRecording(
   if (more > 0) problems.push(`and ${more} more problems`);
   return { intact: problems.length === 0, problems };
 }
-
-/**
- * Verifications run a few at a time per process (each hashes at disk speed and holds a 1 MiB
- * buffer): more wait their turn in a short queue, and beyond it `run` answers undefined at once.
- */
-export class VerificationQueue {
-  private running = 0;
-  private readonly waiting: (() => void)[] = [];
-
-  constructor(
-    readonly concurrency = 2,
-    readonly maxWaiting = 16,
-  ) {}
-
-  /** Runs `task` when a place is free; undefined (without running it) when the queue is full. */
-  async run<T>(task: () => Promise<T>): Promise<T | undefined> {
-    if (this.running >= this.concurrency) {
-      if (this.waiting.length >= this.maxWaiting) return undefined;
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
-    } else this.running += 1;
-    try {
-      return await task();
-    } finally {
-      // The place passes to the next in line, or is freed.
-      const next = this.waiting.shift();
-      if (next) next();
-      else this.running -= 1;
-    }
-  }
-}

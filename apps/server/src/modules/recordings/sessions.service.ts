@@ -11,7 +11,8 @@ import type {
   RecordingSort,
   RecordingsRepository,
 } from '../../recordings/recordings.repository.js';
-import { VerificationQueue, verifyRecording } from '../../recordings/verify.js';
+import { ScanQueue } from '../../recordings/scan-queue.js';
+import { verifyRecording } from '../../recordings/verify.js';
 
 import type { RecordingsService } from '../../recordings/recordings.service.js';
 import type { Principal } from '../auth/principal.js';
@@ -89,8 +90,9 @@ function decodeCursor(cursor: string, sort: RecordingSort, order: string): Keyse
 
 /** Sessions as the console sees them: listing, watching (with the object check) and terminating. */
 export class SessionsService {
-  /** Verifications of this process: two at a time, a few more waiting. */
-  private readonly verifications = new VerificationQueue();
+  /** Verifications and searches of this process: two of each at a time, a few more waiting. */
+  private readonly verifications = new ScanQueue();
+  private readonly searches = new ScanQueue();
 
   constructor(
     private readonly rows: RecordingsRepository,
@@ -173,11 +175,14 @@ export class SessionsService {
   /** Where text appears in a session's output. */
   async search(principal: Principal, id: string, q: string) {
     const { cast } = await this.openCast(principal, id);
+    let found: Awaited<ReturnType<typeof searchCast>> | undefined;
     try {
-      return await searchCast(cast, q);
+      found = await this.searches.run(() => searchCast(cast, q));
     } finally {
       await cast.close();
     }
+    if (!found) throw new HttpError(503, 'This server is searching many recordings right now; try again in a minute.');
+    return found;
   }
 
   /** Checks a session's recording against its chain and signed manifest. */
