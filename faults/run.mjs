@@ -45,7 +45,7 @@ const PROBES = [
   { name: 'slow-watcher', run: slowWatcher, modes: BOTH, smoke: ['pglite'] },
   { name: 'silent-connections', run: silentConnections, modes: BOTH, smoke: ['pglite'] },
   { name: 'server-kill', run: serverKill, modes: BOTH, smoke: ['pglite'] },
-  { name: 'big-recording', run: bigRecording, modes: BOTH, smoke: [] },
+  { name: 'big-recording', run: bigRecording, modes: BOTH, smoke: [], limitMinutes: 120 },
 ];
 const MEMORY_BOUND = 300 * 1048576;
 
@@ -176,7 +176,7 @@ async function runProbe(stack, probe) {
   }
   stack.server.mark();
   const since = Date.now();
-  const limitMs = (options.smoke ? 4 : 30) * 60_000;
+  const limitMs = (options.smoke ? 4 : (probe.limitMinutes ?? 30)) * 60_000;
   let timer;
   try {
     await Promise.race([

@@ -133,13 +133,29 @@ const base64Size = (n) => {
   return encoded + Math.ceil(encoded / 76);
 };
 
+/** Whether a watcher was dropped (told so, or its socket closed), and how it is described. */
+async function dropped(w, name, waitMs) {
+  w.resume();
+  await eventually(
+    async () => w.closed !== undefined || w.reasons().length > 0,
+    (d) => d,
+    waitMs,
+  );
+  const told = w.reasons();
+  const read = `${(w.outBytes / 1048576).toFixed(0)} MiB`;
+  if (!w.closed && told.length === 0) return { dropped: false, text: `${name} never dropped (read ${read})` };
+  return { dropped: true, told, text: `${name} dropped after ${read}, told: ${told.join(' / ') || 'nothing'}` };
+}
+
 /**
- * A watcher that stops reading while a session prints `head -c N /dev/urandom | base64`: the server
- * must drop it (with a reason) rather than buffer for it, record and deliver every byte, and keep the
- * API and other logins going.
+ * Two watchers of a session printing `head -c N /dev/urandom | base64`: a slow one stops reading for a
+ * few seconds (a stalled laptop), a dead one never reads during the flood. The server must drop them
+ * rather than buffer for them (the slow one told why; the dead one cannot hear), record and deliver
+ * every byte, and keep the API and other logins going.
  */
 export async function slowWatcher(stack, result, options) {
   const inMib = options.smoke ? 64 : 1024;
+  const pauseMs = options.smoke ? 2000 : 5000;
   const expected = base64Size(inMib * 1048576);
   const before = await recordingIds(stack);
   const flood = ssh(stack, `sleep 3; head -c ${inMib}M /dev/urandom | base64`, { sink: true, timeoutMs: 900_000 });
@@ -150,10 +166,20 @@ export async function slowWatcher(stack, result, options) {
     return;
   }
   const slow = watcher(stack.server.url, stack.token, id);
-  if (!(await slow.attached)) result.failures.push(`the watcher could not connect: ${slow.connectError}`);
+  const dead = watcher(stack.server.url, stack.token, id);
+  for (const w of [slow, dead])
+    if (!(await w.attached)) result.failures.push(`a watcher could not connect: ${w.connectError}`);
   await sleep(300);
   slow.pause();
+  dead.pause();
   const probe = latencyProbe(stack.server.url, stack.token, '/api/agent', 250);
+  await eventually(
+    async () => flood.bytes,
+    (b) => b > 0 || flood.child.exitCode !== null,
+    60_000,
+  );
+  await sleep(pauseMs);
+  const slowOutcome = dropped(slow, `slow watcher (paused ${secs(pauseMs)})`, 5000);
   // Someone else logs in while the flood runs.
   await eventually(
     async () => flood.bytes,
@@ -176,23 +202,14 @@ export async function slowWatcher(stack, result, options) {
   );
   if (!other.ok) result.failures.push(`another ssh login during the flood failed: ${other.detail}`);
   if (api_.max > 3000) result.failures.push(`the API stalled ${secs(api_.max)} during the flood`);
-  // The watcher reads again: it must have been dropped, and told why.
-  slow.resume();
-  await eventually(
-    async () => slow.closed,
-    (c) => c !== undefined,
-    10_000,
-  );
-  const told = slow.reasons();
-  const mibWatched = (slow.outBytes / 1048576).toFixed(0);
-  if (slow.closed || told.length > 0) {
-    result.happened.push(`slow watcher dropped after ${mibWatched} MiB, told: ${told.join(' / ') || 'nothing'}`);
-    if (told.length === 0) result.failures.push('the slow watcher was dropped without a reason');
-  } else {
-    result.happened.push(`slow watcher never dropped (read ${mibWatched} MiB after resuming)`);
-    result.failures.push('the watcher that stopped reading was never dropped');
-  }
+  const s = await slowOutcome;
+  result.happened.push(s.text);
+  if (s.dropped && s.told.length === 0) result.failures.push('the slow watcher was dropped without a reason');
+  const d = await dropped(dead, 'dead watcher', 10_000);
+  result.happened.push(d.text);
+  if (!d.dropped) result.failures.push('the watcher that never read was never dropped');
   slow.close();
+  dead.close();
   const ended = await recordingEnded(stack, id, 60_000);
   const verdict = ended.ended ? await verify(stack, id) : { ok: false, status: 'still live', message: '' };
   result.happened.push(`recording verify: ${verdict.status} in ${secs(verdict.ms ?? 0)}`);
