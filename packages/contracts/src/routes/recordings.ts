@@ -219,7 +219,10 @@ export const searchRecording = defineRoute({
     hits: z.array(z.object({ t: z.number(), offset: z.number().int(), excerpt: z.string() })),
     truncated: z.boolean(),
   }),
-  errors: { 404: 'No session with that id that the caller may see' },
+  errors: {
+    404: 'No session with that id that the caller may see',
+    503: 'This server is running as many searches as it takes; try again in a minute',
+  },
 });
 
 export const verifyRecording = defineRoute({
@@ -231,7 +234,10 @@ export const verifyRecording = defineRoute({
   access: { kind: 'permissions', anyOf: ['list-recording'] },
   params: idParam,
   response: RecordingIntegrity,
-  errors: { 404: 'No session with that id that the caller may see' },
+  errors: {
+    404: 'No session with that id that the caller may see',
+    503: 'This server is running as many verifications as it takes, or cannot read the recording storage',
+  },
 });
 
 export const uploadRecordingVideo = defineRoute({
