@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@gatehouse/contracts';
+import { HTTP_CONNECTION_DEFAULTS } from './http/connection-limits.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalText = z
@@ -31,6 +32,13 @@ const EnvSchema = z.object({
   GATEHOUSE_BUILD_TAG: z.string().min(1).default('dev'),
   GATEHOUSE_WEB_DIR: optionalText,
   GATEHOUSE_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  GATEHOUSE_HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(HTTP_CONNECTION_DEFAULTS.total),
+  GATEHOUSE_HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .default(HTTP_CONNECTION_DEFAULTS.perAddress),
   GATEHOUSE_SECRET_KEY: optionalText,
   GATEHOUSE_SSH_PORT: port.default(2222),
   GATEHOUSE_TLS_PORT: z.preprocess((v) => (v === '' ? undefined : v), port.optional()),
@@ -63,6 +71,12 @@ export interface Config {
   /** Folder of the built console; undefined serves no console (API only). */
   webDir: string | undefined;
   trustProxy: boolean;
+  /**
+   * Sockets of the HTTP (and HTTPS) listener: in all, and from one address until a WebSocket on
+   * it authenticates (0: no cap; off behind a trusted proxy, whose address every client shares).
+   * Unset: HTTP_CONNECTION_DEFAULTS.
+   */
+  httpConnections?: { total: number; perAddress: number };
   /** Key for secrets at rest; unset means the data folder's secret.key. */
   secretKey: string | undefined;
   /** Port and address of the SSH gateway. */
@@ -103,6 +117,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     buildTag: e.GATEHOUSE_BUILD_TAG,
     webDir: e.GATEHOUSE_WEB_DIR ? path.resolve(e.GATEHOUSE_WEB_DIR) : defaultWebDir,
     trustProxy: e.GATEHOUSE_TRUST_PROXY === 'true',
+    httpConnections: {
+      total: e.GATEHOUSE_HTTP_MAX_CONNECTIONS,
+      perAddress: e.GATEHOUSE_TRUST_PROXY === 'true' ? 0 : e.GATEHOUSE_HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+    },
     secretKey: e.GATEHOUSE_SECRET_KEY,
     redisUrl: e.REDIS_URL,
     sshPort: e.GATEHOUSE_SSH_PORT,

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { CLUSTER_EVENTS } from '@gatehouse/contracts';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.js';
+import { HTTP_CONNECTION_DEFAULTS, limitConnections } from './http/connection-limits.js';
+import { BurstReport } from './lib/burst-report.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { lockDataDir } from './db/data-dir-lock.js';
@@ -87,6 +89,15 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const { database, services, releaseLock } = await prepareDatabase(config, options);
   const firstAdmin = await services.usersService.ensureFirstAdmin(config.adminEmail, config.adminPassword);
   const app = await buildApp(config, services);
+  // Deadlines and caps on sockets before anything else hears of them (README, "Limits").
+  const httpLimits = config.httpConnections ?? HTTP_CONNECTION_DEFAULTS;
+  const httpReport = new BurstReport({
+    listener: 'http',
+    action: 'http.connections.refused',
+    log: services.log,
+    audit: (entry) => services.repositories.audit.append(entry),
+  });
+  limitConnections(app.server, httpLimits, httpReport);
   services.hub.attach(app.server);
   // Agents coming and going are state changes too: each leaves an audit entry.
   services.hub.on(
@@ -217,7 +228,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const https =
     config.tlsPort === undefined
       ? undefined
-      : new HttpsListener(app.server, services.ingressTls, config.tlsPort, config.host, services.log);
+      : new HttpsListener(app.server, services.ingressTls, config.tlsPort, config.host, services.log, (server) =>
+          limitConnections(server, httpLimits, httpReport, { tls: true }),
+        );
   if (https) services.ingressTls.onSaved = () => https.refresh();
   await https?.start();
   services.status.gateway = { host: config.sshHost, port: sshPort };
@@ -259,6 +272,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       clearInterval(purge);
       takeOver.stop();
       await gateway.close();
+      httpReport.close();
       detachTunnels();
       services.recordings.close();
       services.hub.close();

@@ -3,7 +3,7 @@ import { GeneralSettings } from '@gatehouse/contracts';
 import type { z } from 'zod';
 import type { SettingsService } from '../modules/settings/settings.service.js';
 import { detach } from '../lib/detach.js';
-import type { AdmissionLimits } from './admission.js';
+import type { AdmissionLimits } from '../lib/admission.js';
 
 /** How often the limits are read again from the database (another instance may change them); tests shorten it. */
 export const LOGIN_LIMITS_TIMING = { rereadMs: 10_000 };

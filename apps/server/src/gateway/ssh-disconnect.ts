@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import type ssh2 from 'ssh2';
+import { endSocket } from '../lib/admission.js';
 
 /** SSH_MSG_DISCONNECT reason codes (RFC 4253 §11.1) the gateway sends. */
 export const DISCONNECT = {
@@ -40,16 +41,6 @@ export function plainDisconnect(code: number, description: string): Buffer {
  */
 export function refusalBytes(code: number, description: string): Buffer {
   return Buffer.concat([Buffer.from(IDENT), plainDisconnect(code, description)]);
-}
-
-/** Ends a socket after what was written: at the client's close, or after `graceMs` at the latest. */
-export function endSocket(socket: Socket, bytes?: Buffer, graceMs = 2000): void {
-  socket.on('error', () => undefined);
-  // Reading on lets the client's own close arrive, so the socket goes without a reset that could drop our words.
-  socket.resume();
-  if (bytes) socket.end(bytes);
-  else socket.end();
-  socket.setTimeout(graceMs, () => socket.destroy());
 }
 
 interface ProtocolInternals {

@@ -2,9 +2,9 @@ import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import type ssh2 from 'ssh2';
 import type { BurstReport } from '../lib/burst-report.js';
-import { Admission, type AdmissionTicket, type Refusal } from './admission.js';
+import { Admission, type AdmissionTicket, AnswerBudget, type Refusal, endSocket } from '../lib/admission.js';
 import type { LoginLimits } from './login-limits.js';
-import { DISCONNECT, disconnect, endSocket, plainDisconnect, refusalBytes } from './ssh-disconnect.js';
+import { DISCONNECT, disconnect, plainDisconnect, refusalBytes } from './ssh-disconnect.js';
 
 /** What a refused client reads (RFC 4253: our identification line, then SSH_MSG_DISCONNECT 12). */
 const REFUSALS: Record<Refusal, Buffer> = {
@@ -17,9 +17,6 @@ const REFUSALS: Record<Refusal, Buffer> = {
     'Too many connections are logging in to this gateway right now; try again in a few seconds.',
   ),
 };
-
-/** Refusals per second that are answered with the reason; past it, a refused socket is dropped at once. */
-const ANSWERED_PER_SECOND = 200;
 
 /** One TCP connection that has not authenticated yet. */
 interface Pending {
@@ -44,8 +41,7 @@ export class SshLoginGuard {
   private readonly admission: Admission;
   private readonly pending = new Map<string, Pending>();
   private readonly byClient = new WeakMap<ssh2.Connection, Pending>();
-  private answered = 0;
-  private answeredSecond = 0;
+  private readonly answers = new AnswerBudget();
 
   constructor(
     private readonly ssh: ssh2.Server,
@@ -102,14 +98,8 @@ export class SshLoginGuard {
 
   private refuse(socket: net.Socket, ip: string, why: Refusal): void {
     this.report.note(why === 'total' ? 'too many logging in' : 'too many logging in from the address', ip);
-    const second = Math.floor(Date.now() / 1000);
-    if (second !== this.answeredSecond) {
-      this.answeredSecond = second;
-      this.answered = 0;
-    }
-    // Under a flood, lingering to say why would hold a descriptor per refusal: past the budget, drop.
-    if (++this.answered > ANSWERED_PER_SECOND) socket.destroy();
-    else endSocket(socket, REFUSALS[why], 1000);
+    if (this.answers.take()) endSocket(socket, REFUSALS[why], 1000);
+    else socket.destroy();
   }
 
   private arm(entry: Pending, ms: number): void {

@@ -16,6 +16,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import type { AgentsRepository } from '../modules/agents/agents.repository.js';
 import { agentFromCredential } from '../modules/policy/agent-credential.js';
+import { markAuthenticated } from '../http/connection-limits.js';
 import { type AgentFlood, AgentSession, StreamRefused } from './agent-session.js';
 import type { LiveRights } from './live-rights.js';
 
@@ -67,6 +68,8 @@ export class AgentHub extends EventEmitter {
       refuse(socket, 401, 'This agent is not enrolled here, or it was deleted. Register it again with a new key.');
       return;
     }
+    // Proven: many agents behind one NAT address do not count against its cap of connections.
+    markAuthenticated(socket);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.sessions.get(id)?.ws.close(AGENT_CLOSE.REPLACED, 'replaced by a newer connection');
       const session = new AgentSession(id, ws, request.socket.remoteAddress ?? null, this.log, {

@@ -14,6 +14,7 @@ import type { LiveChunk } from '../recordings/recorder.js';
 import { detach } from '../lib/detach.js';
 import type { AgentHub } from './agent-hub.js';
 import { type LiveRights, REVOKED_ACTION } from './live-rights.js';
+import { markAuthenticated } from '../http/connection-limits.js';
 import { WATCH_DROPPED_EVENT, WATCH_DROPPED_MESSAGE, WatchGuard } from './watch-backpressure.js';
 
 /** Socket events the console hears. */
@@ -87,6 +88,8 @@ export async function attachConsoleSockets(
   const io = new Server<DefaultEventsMap, DefaultEventsMap, InstanceEvents>(server, {
     serveClient: false,
     destroyUpgrade: false,
+    // A connection that never sends its token is closed after 10 s (socket.io's default: 45 s).
+    connectTimeout: 10_000,
     transports: ['websocket', 'polling'],
   });
   const redis = deps.redisUrl ? createClient({ url: deps.redisUrl }) : undefined;
@@ -122,7 +125,11 @@ export async function attachConsoleSockets(
         } satisfies ConsoleSocketData;
         // With the Redis adapter joining is asynchronous; the socket is admitted once it has joined.
         Promise.resolve(socket.join(['signed-in', ...[...principal.permissions].map(permissionRoom)])).then(
-          () => next(),
+          () => {
+            // Signed in: its socket no longer counts against its address's cap of connections.
+            markAuthenticated(socket.request.socket);
+            next();
+          },
           (error: unknown) => next(error instanceof Error ? error : new Error(String(error))),
         );
       },

@@ -9,6 +9,7 @@ import type { LiveRecording } from '../recordings/recordings.service.js';
 import type { Services } from '../services.js';
 import { type LiveHolder, REVOKED_ACTION } from './live-rights.js';
 import { detach } from '../lib/detach.js';
+import { markAuthenticated } from '../http/connection-limits.js';
 
 /** Where the tunnel client dials: one WebSocket per relayed TCP connection. */
 export const TUNNEL_CONNECT_PATH = '/api/tunnel/connect';
@@ -104,6 +105,7 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
       } catch (error) {
         return refuse(socket, 502, (error as Error).message);
       }
+      markAuthenticated(socket); // no longer counted against its address's cap of connections
       wss.handleUpgrade(request, socket, head, (ws) => {
         const client = new WebSocketDuplex(ws);
         // A socket closed under the pipes (revoked, terminated) errors after they finished: expected.

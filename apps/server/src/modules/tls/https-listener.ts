@@ -2,6 +2,7 @@ import https from 'node:https';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
+import { HTTP_TIMEOUTS } from '../../http/connection-limits.js';
 import type { IngressTlsService, TlsMaterial } from './ingress-tls.service.js';
 
 /** How often an instance looks for a certificate another instance installed. */
@@ -25,6 +26,8 @@ export class HttpsListener {
     private readonly port: number,
     private readonly host: string,
     private readonly log: FastifyBaseLogger,
+    /** Applies the HTTP listener's limits to the HTTPS server before it listens. */
+    private readonly prepare: (server: https.Server) => void = () => undefined,
   ) {}
 
   /** Loads the certificate (if any) and keeps following changes. */
@@ -46,7 +49,12 @@ export class HttpsListener {
 
   private async apply(material: TlsMaterial): Promise<void> {
     if (!this.server) {
-      const server = https.createServer({ cert: material.cert, key: material.key });
+      const server = https.createServer({
+        cert: material.cert,
+        key: material.key,
+        handshakeTimeout: HTTP_TIMEOUTS.tlsHandshakeMs,
+      });
+      this.prepare(server);
       server.on('request', (req, res) => this.app.emit('request', req, res));
       server.on('upgrade', (req, socket, head) => this.app.emit('upgrade', req, socket, head));
       server.on('tlsClientError', (err) => this.log.debug({ err }, 'TLS handshake failed'));

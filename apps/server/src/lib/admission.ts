@@ -1,4 +1,4 @@
-import net from 'node:net';
+import net, { type Socket } from 'node:net';
 
 /** The caps an Admission applies, read again at every connection. */
 export interface AdmissionLimits {
@@ -15,7 +15,7 @@ export type Refusal = 'per-address' | 'total';
 export interface AdmissionTicket {
   /** The address as counted: IPv4, or the IPv6 /64 it belongs to. */
   readonly address: string;
-  release(): void;
+  readonly release: () => void;
 }
 
 /**
@@ -81,4 +81,34 @@ export function addressKey(ip: string): string {
     .slice(0, 4)
     .map((g) => Number.parseInt(g, 16).toString(16))
     .join(':')}::/64`;
+}
+
+/** Ends a socket after what was written: at the client's close, or after `graceMs` at the latest. */
+export function endSocket(socket: Socket, bytes?: Buffer, graceMs = 2000): void {
+  socket.on('error', () => undefined);
+  // Reading on lets the client's own close arrive, so the socket goes without a reset that could drop our words.
+  socket.resume();
+  if (bytes) socket.end(bytes);
+  else socket.end();
+  socket.setTimeout(graceMs, () => socket.destroy());
+}
+
+/**
+ * How many refusals a second are answered with the reason. A refused socket that is answered
+ * lingers until the client closes it (a second at most); under a flood that would hold a
+ * descriptor per refusal, so past the budget a refused socket is dropped at once.
+ */
+export class AnswerBudget {
+  private second = 0;
+  private used = 0;
+
+  constructor(private readonly perSecond = 200) {}
+
+  /** True when this refusal may still be answered. */
+  take(): boolean {
+    const now = Math.floor(Date.now() / 1000);
+    if (now !== this.second) [this.second, this.used] = [now, 0];
+    this.used += 1;
+    return this.used <= this.perSecond;
+  }
 }
