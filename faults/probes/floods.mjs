@@ -118,7 +118,7 @@ export async function agentFlood(stack, result, options, kind) {
       60_000,
     );
   }
-  if (api_.max > 2000) result.failures.push(`the API stalled ${secs(api_.max)} during the flood`);
+  if (api_.max > 3000) result.failures.push(`the API stalled ${secs(api_.max)} during the flood`);
   if (api_.samples.some((s) => s.status !== 200)) result.failures.push('the API failed calls during the flood');
   if (Number(rows.replace(/\D/g, '')) > 20)
     result.failures.push(`the flood wrote ${rows} audit entries (not one per message)`);
@@ -201,7 +201,7 @@ export async function slowWatcher(stack, result, options) {
     `API meanwhile p99 ${ms(api_.p99)} max ${ms(api_.max)}; another login ${other.ok ? `took ${secs(other.ms)}` : 'FAILED'}`,
   );
   if (!other.ok) result.failures.push(`another ssh login during the flood failed: ${other.detail}`);
-  if (api_.max > 3000) result.failures.push(`the API stalled ${secs(api_.max)} during the flood`);
+  if (api_.max > 5000) result.failures.push(`the API stalled ${secs(api_.max)} during the flood`);
   const s = await slowOutcome;
   result.happened.push(s.text);
   if (s.dropped && s.told.length === 0) result.failures.push('the slow watcher was dropped without a reason');
