@@ -50,6 +50,7 @@ import { UsersAdminService } from './modules/users/users-admin.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { AgentHub } from './realtime/agent-hub.js';
+import { AGENT_CONNECTS_PER_MINUTE } from './realtime/agent-limits.js';
 import { InstanceRegistry } from './cluster/instance-registry.js';
 import { InstancesRepository } from './cluster/instances.repository.js';
 import { LiveRights } from './realtime/live-rights.js';
@@ -105,7 +106,13 @@ export function createServices(database: Database, options: ServiceOptions) {
   );
   // This instance's row in server_instances: agents and live recordings name it (issue 15).
   const instances = new InstanceRegistry(new InstancesRepository(db), options.log.child({ component: 'cluster' }));
-  const hub = new AgentHub(agents, options.log.child({ component: 'agent-hub' }), () => instances.id, liveRights);
+  const hub = new AgentHub(
+    agents,
+    options.log.child({ component: 'agent-hub' }),
+    () => instances.id,
+    liveRights,
+    async (id) => (await guard.hit(`agent-connect:${id}`, 60)).count <= AGENT_CONNECTS_PER_MINUTE,
+  );
   const security = new SecurityService(settingsRepository, (message) =>
     options.log.child({ component: 'api' }).warn(message),
   );

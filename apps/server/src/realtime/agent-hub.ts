@@ -40,6 +40,8 @@ export class AgentHub extends EventEmitter {
     private readonly instanceId: () => string,
     /** Re-checks each agent's credential whenever rights change: a deleted agent's socket closes. */
     private readonly rights?: LiveRights,
+    /** Whether an authenticated agent may connect once more now (shared counts: AGENT_CONNECTS_PER_MINUTE). */
+    private readonly admit?: (agentId: string) => Promise<boolean>,
   ) {
     super();
     this.timer = setInterval(
@@ -68,17 +70,27 @@ export class AgentHub extends EventEmitter {
       refuse(socket, 401, 'This agent is not enrolled here, or it was deleted. Register it again with a new key.');
       return;
     }
+    if (this.admit && !(await this.admit(id))) {
+      this.log.warn({ agent: id }, 'agent connects too often; refused for now');
+      refuse(socket, 429, 'This agent connects too often: it may connect again in a minute.');
+      return;
+    }
     // Proven: many agents behind one NAT address do not count against its cap of connections.
     markAuthenticated(socket);
     this.wss.handleUpgrade(request, socket, head, (ws) => {
       this.sessions.get(id)?.ws.close(AGENT_CLOSE.REPLACED, 'replaced by a newer connection');
       const session = new AgentSession(id, ws, request.socket.remoteAddress ?? null, this.log, {
-        onHello: (s) =>
-          void this.hello(s).catch((error: unknown) => {
-            // A database error here ends this agent's connection, not the server; it reconnects.
-            this.log.error({ err: error, agent: s.agentId }, 'agent hello failed; closing its connection');
-            s.ws.close(1011, 'the server could not record the connection');
-          }),
+        // Hellos and the close are written in order: a hello still being written when the socket
+        // closes never leaves the agent flagged connected after its disconnection.
+        onHello: (s) => {
+          s.bookkeeping = s.bookkeeping.then(() =>
+            this.hello(s).catch((error: unknown) => {
+              // A database error here ends this agent's connection, not the server; it reconnects.
+              this.log.error({ err: error, agent: s.agentId }, 'agent hello failed; closing its connection');
+              s.ws.close(1011, 'the server could not record the connection');
+            }),
+          );
+        },
         onConfigApplied: (s, config) => this.emit('config-applied', s.agentId, config),
         onFlood: (s, flood: AgentFlood) =>
           this.emit('flood', { agentId: s.agentId, hostname: agent.hostname, source: s.source, ...flood }),
@@ -102,7 +114,7 @@ export class AgentHub extends EventEmitter {
   }
 
   private async hello(session: AgentSession): Promise<void> {
-    if (!session.hello) return;
+    if (!session.hello || session.ws.readyState !== session.ws.OPEN) return;
     // A repeated hello (its limit allows a few) is applied again without a second 'connected' entry.
     const first = session.hellos === 1;
     await this.agents.markConnected(session.agentId, session.hello, this.instanceId());
@@ -144,6 +156,7 @@ export class AgentHub extends EventEmitter {
   private async closed(session: AgentSession): Promise<void> {
     if (this.sessions.get(session.agentId) !== session) return; // replaced: the newer one counts
     this.sessions.delete(session.agentId);
+    await session.bookkeeping;
     // At shutdown the agents stay flagged connected: this instance's row says it stopped, so they
     // read 'reconnecting' until they are back on another (or this one restarted).
     if (this.closing) return;
@@ -267,9 +280,15 @@ export function describeReportedName(name: string): string {
   return `${name.length} characters, sha256 ${createHash('sha256').update(name).digest('hex').slice(0, 16)}`;
 }
 
+const STATUS_TEXT: Record<number, string> = {
+  401: 'Unauthorized',
+  429: 'Too Many Requests',
+  503: 'Service Unavailable',
+};
+
 function refuse(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({ statusCode: status, message });
   socket.end(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Service Unavailable'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

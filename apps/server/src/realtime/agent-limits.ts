@@ -19,6 +19,12 @@ export const AGENT_MESSAGE_LIMITS = {
   'unknown-stream': { burst: 1000, perSecond: 200 },
 } as const;
 
+/**
+ * Connections one agent may open a minute (counted in SQL, so across instances): enough for any
+ * honest reconnecting, and a bound on what a flooding agent that reconnects at once can cost.
+ */
+export const AGENT_CONNECTS_PER_MINUTE = 30;
+
 /** A kind of agent message the limits count. */
 export type AgentMessageKind = keyof typeof AGENT_MESSAGE_LIMITS;
 

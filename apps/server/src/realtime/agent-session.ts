@@ -34,6 +34,8 @@ export class AgentSession {
   hello: { hostname: string; os: 1 | 2 | 3; version: string } | undefined;
   /** How many hellos were applied on this connection (the first one announces the agent). */
   hellos = 0;
+  /** The hub's database writes for this socket, in order (hellos, then the disconnection). */
+  bookkeeping: Promise<void> = Promise.resolve();
 
   constructor(
     readonly agentId: string,
@@ -95,13 +97,13 @@ export class AgentSession {
   }
 
   /**
-   * Ends a flooding socket: reads nothing more from it, tells the agent why with a close frame,
-   * and cuts it if it does not answer. Reported once, however much more it sent.
+   * Ends a flooding socket: tells the agent why with a close frame, ignores what else it sends,
+   * and cuts it if it does not answer the close within a second. Reported once, however much more
+   * it sent.
    */
   private flood(kind: AgentFlood['kind'], reason: string): void {
     if (this.flooded) return;
     this.flooded = { kind, reason, counts: { ...this.limits.counts } };
-    this.ws.pause();
     this.ws.close(AGENT_CLOSE.FLOODED, reason.slice(0, 120));
     setTimeout(() => this.ws.terminate(), FLOOD_CLOSE_GRACE_MS).unref();
     this.log.warn({ agent: this.agentId, kind, counts: this.flooded.counts }, `agent flooded its socket: ${reason}`);
