@@ -33,7 +33,7 @@ const EnvSchema = z.object({
   GATEHOUSE_WEB_DIR: optionalText,
   GATEHOUSE_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   GATEHOUSE_HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(HTTP_CONNECTION_DEFAULTS.total),
-  GATEHOUSE_HTTP_MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+  GATEHOUSE_HTTP_PER_ADDRESS: z.coerce
     .number()
     .int()
     .min(0)
@@ -119,7 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     trustProxy: e.GATEHOUSE_TRUST_PROXY === 'true',
     httpConnections: {
       total: e.GATEHOUSE_HTTP_MAX_CONNECTIONS,
-      perAddress: e.GATEHOUSE_TRUST_PROXY === 'true' ? 0 : e.GATEHOUSE_HTTP_MAX_CONNECTIONS_PER_ADDRESS,
+      perAddress: e.GATEHOUSE_TRUST_PROXY === 'true' ? 0 : e.GATEHOUSE_HTTP_PER_ADDRESS,
     },
     secretKey: e.GATEHOUSE_SECRET_KEY,
     redisUrl: e.REDIS_URL,

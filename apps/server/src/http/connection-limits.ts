@@ -36,7 +36,7 @@ function refusal(why: Refusal): Buffer {
 }
 const REFUSALS: Record<Refusal, Buffer> = { 'per-address': refusal('per-address'), total: refusal('total') };
 
-/** Defaults of GATEHOUSE_HTTP_MAX_CONNECTIONS and GATEHOUSE_HTTP_MAX_CONNECTIONS_PER_ADDRESS. */
+/** Defaults of GATEHOUSE_HTTP_MAX_CONNECTIONS and GATEHOUSE_HTTP_PER_ADDRESS. */
 export const HTTP_CONNECTION_DEFAULTS = { total: 10_000, perAddress: 256 } as const;
 
 /** Per socket: how to take it out of its address's count once it proved who it is. */
