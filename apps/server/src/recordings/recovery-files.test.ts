@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -7,8 +8,7 @@ import { chainStart } from './chain.js';
 import { RecordingWriter, chunkBytes } from './import.js';
 
 const sha = async (file: string) =>
-  (await import('node:crypto'))
-    .createHash('sha256')
+  createHash('sha256')
     .update(await fs.readFile(file))
     .digest('hex');
 
