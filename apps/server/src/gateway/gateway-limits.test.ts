@@ -90,6 +90,23 @@ describe.each(DATABASES)('limits on SSH connections still logging in, on %s', (k
     expect(quiet.heard()).toContain('The SSH key exchange did not finish within 1 s of connecting');
   });
 
+  it('closes a connection that sends its identification but stalls the key exchange, with a disconnect naming why', async () => {
+    await limits({ ssh_handshake_timeout_seconds: 1, ssh_login_timeout_seconds: 30 });
+    const stalled = silent(server.sshPort);
+    await stalled.opened;
+    stalled.socket.write('SSH-2.0-OpenSSH_9.2\r\n');
+    const ms = await stalled.closed;
+    expect(ms).toBeGreaterThanOrEqual(900);
+    expect(ms).toBeLessThan(5000);
+    // Unencrypted: no key exchange finished. Code 3 (key exchange failed), then the words.
+    const heard = Buffer.from(stalled.heard(), 'latin1');
+    const words = 'The SSH key exchange did not finish within 1 s of connecting';
+    const at = heard.indexOf(words);
+    expect(at).toBeGreaterThan(0);
+    expect(heard.readUInt32BE(at - 8)).toBe(3);
+    expect(heard[at - 9]).toBe(1); // SSH_MSG_DISCONNECT
+  });
+
   it('closes a connection that finished the key exchange but never signs in at the login deadline, saying why', async () => {
     await limits({ ssh_handshake_timeout_seconds: 10, ssh_login_timeout_seconds: 2 });
     const client = new ssh2.Client();
