@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import type { ClientChannel, ServerChannel } from 'ssh2';
 import type { Recorder } from '../recordings/recorder.js';
 
@@ -11,9 +12,40 @@ export interface Wiring {
 }
 
 /**
+ * Bytes the client's TCP socket may hold unsent before output to it is held. The SSH window alone
+ * does not bound them: a client may grant a window of 4 GiB and then stop reading.
+ */
+export const CLIENT_SOCKET_LIMIT = 1024 * 1024;
+
+/** The client connection's socket behind a gateway channel (ssh2 keeps it as the connection's `_sock`). */
+function clientSocket(channel: ServerChannel): Writable | undefined {
+  const sock = (channel as unknown as { _client?: { _sock?: Writable } })._client?._sock;
+  return sock && typeof sock.writableLength === 'number' ? sock : undefined;
+}
+
+/**
+ * Calls `pause` while the client's socket holds more than CLIENT_SOCKET_LIMIT unsent, and `resume`
+ * once it drained; answers the check to run after each write to the channel.
+ */
+export function holdWhileClientBehind(channel: ServerChannel, pause: () => void, resume: () => void): () => void {
+  const sock = clientSocket(channel);
+  let held = false;
+  return () => {
+    if (held || !sock || sock.writableLength <= CLIENT_SOCKET_LIMIT) return;
+    held = true;
+    pause();
+    sock.once('drain', () => {
+      held = false;
+      resume();
+    });
+  };
+}
+
+/**
  * Joins the user's channel to the host's, both ways, with backpressure: the host's output pauses
- * while the user's side is full or while the recorder's disk falls behind, so memory stays bounded
- * and no output is lost.
+ * while the user's side is full (its SSH window, or its TCP socket), and the user's input while the
+ * host's side is full; either pauses while the recorder's disk falls behind. Memory stays bounded
+ * and no byte is lost.
  */
 export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder, captureInput, touch }: Wiring): void {
   touch(); // setting the session up took time, but none of it was the user's idleness
@@ -30,6 +62,11 @@ export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder
       host.stderr.resume();
     }
   };
+  const clientBehind = holdWhileClientBehind(
+    user,
+    () => hold('client'),
+    () => release('client'),
+  );
   const forward = (target: NodeJS.WritableStream) => (data: Buffer) => {
     touch();
     recorder?.output(data);
@@ -37,6 +74,7 @@ export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder
       hold('user');
       user.once('drain', () => release('user'));
     }
+    clientBehind();
     if (recorder?.needsDrain && !holds.has('disk')) {
       hold('disk');
       recorder.once('drain', () => release('disk'));
@@ -44,11 +82,28 @@ export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder
   };
   host.on('data', forward(user));
   host.stderr.on('data', forward(user.stderr));
+  // The user's input, the same way: it waits while the host's side is full, and (when input is
+  // recorded) while the recorder's disk falls behind.
+  const inputHolds = new Set<string>();
+  const holdInput = (why: string, until: { once(event: 'drain', listener: () => void): unknown }) => {
+    if (inputHolds.has(why)) return;
+    inputHolds.add(why);
+    user.pause();
+    until.once('drain', () => {
+      inputHolds.delete(why);
+      if (inputHolds.size === 0) user.resume();
+    });
+  };
   user.on('data', (data: Buffer) => {
     touch();
     if (captureInput) recorder?.input(data);
+    // After the host's side ended (it went away), what the user still types has nowhere to go.
+    if (host.writable && !host.write(data)) holdInput('host', host);
+    if (captureInput && recorder?.needsDrain) holdInput('disk', recorder);
   });
-  user.pipe(host);
+  user.on('end', () => {
+    if (host.writable) host.end();
+  });
   // Ending the user's channel sends EOF and CLOSE (ssh2 does both for a server channel), after
   // which no exit status can follow; sshd may send its EOF before the exit status, so the user's
   // side ends only once both are known (or the host's channel closed without a status).

@@ -1,6 +1,7 @@
 import type { Duplex } from 'node:stream';
 import type { ServerChannel } from 'ssh2';
 import type { Recorder } from '../recordings/recorder.js';
+import { holdWhileClientBehind } from './channel-wiring.js';
 
 /**
  * What `ssh -L` may name as its destination: the host itself, and nothing else. Whatever of these
@@ -26,8 +27,9 @@ export function forwardTarget(hostname: string, port: number): string {
 
 /**
  * One forwarded channel (`ssh -L`): the client's channel joined to a stream through the host's
- * agent, with backpressure both ways (pipe). Its opening, byte counts each way (every second
- * while they change) and closing are written into the connection's recording, never the bytes.
+ * agent, with backpressure both ways (pipe, and the client's socket). Its opening, byte counts each
+ * way (every second while they change) and closing are written into the connection's recording,
+ * never the bytes.
  */
 export class ForwardedChannel {
   private toHost = 0;
@@ -58,6 +60,13 @@ export class ForwardedChannel {
     });
     channel.pipe(stream);
     stream.pipe(channel);
+    // pipe() waits for the channel's SSH window only; the client's socket is checked too.
+    const clientBehind = holdWhileClientBehind(
+      channel,
+      () => stream.pause(),
+      () => stream.resume(),
+    );
+    stream.on('data', clientBehind);
     channel.on('error', () => stream.destroy());
     stream.on('error', () => channel.close());
     // The client closed its side: the host's side goes too. The host's side closed: what it sent

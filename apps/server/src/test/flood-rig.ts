@@ -21,6 +21,10 @@ export interface FloodRig {
   sshPort: number;
   /** The administrator's token. */
   token: string;
+  agentId: string;
+  /** The SSH definition admitting the administrator, and the port of its sshd. */
+  definitionId: string;
+  sshdPort: number;
   /** The administrator's private key file (registered for the gateway) and login. */
   keyFile: string;
   login: string;
@@ -28,6 +32,8 @@ export interface FloodRig {
   output(): string;
   /** The server's resident memory now (bytes). */
   rss(): number;
+  /** Bytes of every recording's cast file so far: how much output the gateway took from hosts. */
+  recordedBytes(): number;
   api<T>(method: string, pathName: string, body?: unknown): Promise<T>;
   /** `ssh` arguments for a session on the rig's host running `command`. */
   gw(...command: string[]): string[];
@@ -118,12 +124,22 @@ export async function startFloodRig(hostname = 'flood-01'): Promise<FloodRig> {
       url,
       sshPort,
       token,
+      agentId,
+      definitionId: def.definition.id,
+      sshdPort: sshd.port,
       keyFile: me.file,
       login,
       output: () => out,
       rss: () => {
         const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'));
         return Number(match?.[1] ?? 0) * 1024;
+      },
+      recordedBytes: () => {
+        const dir = path.join(dataDir, 'recordings');
+        if (!fs.existsSync(dir)) return 0;
+        return (fs.readdirSync(dir, { recursive: true }) as string[])
+          .filter((name) => name.endsWith('.cast'))
+          .reduce((sum, name) => sum + fs.statSync(path.join(dir, name)).size, 0);
       },
       api,
       gw: (...command) => ['-p', String(sshPort), '-i', me.file, `${login}@127.0.0.1`, ...command],
