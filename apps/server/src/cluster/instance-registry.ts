@@ -74,6 +74,8 @@ export class InstanceRegistry extends EventEmitter {
       this.log.warn({ instances: gone }, 'earlier server instances are gone; taking over what they held');
       this.emit('gone', gone);
     }
+    // One row per start: those gone for a day are forgotten here.
+    await this.repository.prune().catch((error: unknown) => this.log.warn({ err: error }, 'instance rows not pruned'));
     this.timer = setInterval(() => {
       this.running ??= this.tick().finally(() => (this.running = undefined));
     }, this.options.beatMs ?? INSTANCE_BEAT_MS);
