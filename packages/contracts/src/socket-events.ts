@@ -6,6 +6,8 @@ export const SESSION_EVENTS = {
   output: 'record_out',
   terminated: 'tunnel_terminated',
   attachError: 'record_attach_error',
+  /** The watcher fell behind the live output and was detached ({@link WatchDropped}); it may attach again. */
+  watchDropped: 'gatehouse:watch-dropped',
 } as const;
 
 /** What a console sends to watch a session. */
@@ -25,6 +27,13 @@ export interface RecordOut {
   /** With replay: the last chunk the replayed events include. */
   upto?: number;
   events: CastEvent[];
+}
+
+/** Why a watcher stopped hearing a session's live output: it fell behind, and was detached. */
+export interface WatchDropped {
+  recording_id: string;
+  /** The reason, in English (the console shows its own translation). */
+  message: string;
 }
 
 /** The cluster status socket's event: the components' health, sent when it changes (spec §4). */

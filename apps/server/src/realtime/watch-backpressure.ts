@@ -1,9 +1,10 @@
+import { SESSION_EVENTS } from '@gatehouse/contracts';
 import type { Socket } from 'socket.io';
 
 const MiB = 1024 * 1024;
 
-/** Sent to a watcher dropped for falling behind ({recording_id, message}); it may attach again. */
-export const WATCH_DROPPED_EVENT = 'gatehouse:watch-dropped';
+/** Sent to a watcher dropped for falling behind (WatchDropped); it may attach again. */
+export const WATCH_DROPPED_EVENT = SESSION_EVENTS.watchDropped;
 /** What a dropped watcher is told. */
 export const WATCH_DROPPED_MESSAGE = 'You fell behind the live output and were detached; reattach to continue.';
 

@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
@@ -7,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { useRecordingDetail } from '../api/recording-detail';
 import { useLiveWatch } from '../live/use-live-watch';
 import { useTerminalHost } from '../terminal/use-terminal-host';
+import { LiveNotice } from './live-notice';
 import { TerminalFrame } from './terminal-frame';
 
 /** Watches a live SSH session as it happens: the catch-up first, then every chunk as it is recorded. */
@@ -30,7 +30,7 @@ function LiveTerminal({
 }) {
   const { t } = useTranslation();
   const [frameRef, host] = useTerminalHost(size.cols, size.rows);
-  const state = useLiveWatch(recordingId, host, size);
+  const { state, reattach } = useLiveWatch(recordingId, host, size);
   const chip =
     state.status === 'live' ? (
       <Chip
@@ -43,6 +43,8 @@ function LiveTerminal({
       <Chip size="small" label={t('player.live.ended')} />
     ) : state.status === 'connecting' ? (
       <Chip size="small" variant="outlined" label={t('player.live.connecting')} />
+    ) : state.status === 'dropped' ? (
+      <Chip size="small" color="warning" variant="outlined" label={t('player.live.detached')} />
     ) : null;
   return (
     <Stack spacing={1}>
@@ -56,9 +58,7 @@ function LiveTerminal({
           </Typography>
         ) : null}
       </Stack>
-      {state.status === 'error' ? (
-        <Alert severity="error">{t('player.live.error', { message: state.error ?? '' })}</Alert>
-      ) : null}
+      <LiveNotice state={state} onReattach={reattach} />
       <TerminalFrame frameRef={frameRef} label={t('player.live.terminal')} testId="live-terminal" />
     </Stack>
   );

@@ -1,11 +1,12 @@
-import { type RecordOut, SESSION_EVENTS } from '@gatehouse/contracts';
+import { type RecordOut, SESSION_EVENTS, type WatchDropped } from '@gatehouse/contracts';
 import { toTerminalOps } from '../replay/playback-clock';
 import type { TerminalSink } from '../replay/replay-engine';
 import { LiveSequencer } from './live-sequencer';
 
 /** What the live view shows. */
 export interface LiveState {
-  status: 'connecting' | 'live' | 'ended' | 'error';
+  /** 'dropped': the server detached this watcher for falling behind; `reattach()` resumes. */
+  status: 'connecting' | 'live' | 'ended' | 'error' | 'dropped';
   error: string | null;
   /** Times a missing chunk made the view catch up again. */
   resyncs: number;
@@ -20,8 +21,9 @@ export interface LiveSocket {
 
 /**
  * Watches one live session: attaches with replay on every (re)connection, draws the catch-up and
- * then each chunk in order, and re-attaches when a chunk number is skipped. A plain class; the
- * hook `useLiveWatch` starts and stops it.
+ * then each chunk in order, and re-attaches when a chunk number is skipped. When the server drops
+ * this watcher for falling behind, it waits for `reattach()` (the user's choice: attaching again at
+ * once could only fall behind again). A plain class; the hook `useLiveWatch` starts and stops it.
  */
 export class LiveWatch {
   private state: LiveState = { status: 'connecting', error: null, resyncs: 0 };
@@ -58,7 +60,10 @@ export class LiveWatch {
     const socket = this.openSocket();
     this.socket = socket;
     this.offs = [
-      socket.on('connect', () => this.attach()),
+      // After a drop, attaching again is the user's choice (the Reattach button), also on a reconnection.
+      socket.on('connect', () => {
+        if (this.state.status !== 'dropped') this.attach();
+      }),
       socket.on('disconnect', () => {
         if (this.state.status === 'live') this.set({ status: 'connecting' });
       }),
@@ -73,8 +78,21 @@ export class LiveWatch {
       socket.on(SESSION_EVENTS.attachError, (raw) => {
         this.set({ status: 'error', error: (raw as { message?: string }).message ?? null });
       }),
+      socket.on(SESSION_EVENTS.watchDropped, (raw) => {
+        const dropped = raw as WatchDropped;
+        if (dropped.recording_id !== this.recordingId || this.state.status === 'ended') return;
+        this.sequencer.restart();
+        this.set({ status: 'dropped', error: dropped.message });
+      }),
     ];
   }
+
+  /** Attaches again after being dropped: the catch-up from the recording, then live output. */
+  readonly reattach = (): void => {
+    if (!this.socket) return;
+    this.set({ status: 'connecting', error: null });
+    this.attach();
+  };
 
   /** Tells the server this console no longer watches, stops listening and closes the socket. */
   stop(): void {
@@ -93,7 +111,8 @@ export class LiveWatch {
 
   private onChunk(chunk: RecordOut): void {
     const sink = this.sink;
-    if (chunk.recording_id !== this.recordingId || !sink) return;
+    // A chunk sent before the drop and read after it has nothing to join.
+    if (chunk.recording_id !== this.recordingId || !sink || this.state.status === 'dropped') return;
     const step = this.sequencer.receive(chunk);
     switch (step.kind) {
       case 'replay':

@@ -6,13 +6,14 @@ import { type LiveState, LiveWatch } from './live-watch';
 
 /**
  * Watches a live session on its own console socket while the component is shown and the terminal
- * exists; leaving detaches, stops listening and closes the socket.
+ * exists; leaving detaches, stops listening and closes the socket. Answers the state and the way to
+ * attach again after the server dropped this watcher for falling behind.
  */
 export function useLiveWatch(
   recordingId: string,
   sink: TerminalSink | null,
   size: { cols: number; rows: number; hasTerminal: boolean },
-): LiveState {
+): { state: LiveState; reattach: () => void } {
   const { token } = useSession();
   const { cols, rows, hasTerminal } = size;
   const watch = useMemo(
@@ -24,5 +25,6 @@ export function useLiveWatch(
     watch.start(sink);
     return () => watch.stop();
   }, [watch, token, sink]);
-  return useSyncExternalStore(watch.subscribe, watch.getState);
+  const state = useSyncExternalStore(watch.subscribe, watch.getState);
+  return { state, reattach: watch.reattach };
 }
