@@ -1,3 +1,4 @@
+import { logFailure } from '../lib/detach.js';
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
@@ -101,7 +102,7 @@ export class InstanceRegistry extends EventEmitter {
     } catch (error) {
       // Until a beat succeeds again, this instance does not judge the others' silence.
       this.healthySince = undefined;
-      this.log.warn({ err: error }, 'server instance heartbeat failed');
+      logFailure(this.log, error, 'server instance heartbeat failed');
     }
   }
 

@@ -7,6 +7,7 @@ import { endSocket } from '../lib/admission.js';
 export const DISCONNECT = {
   PROTOCOL_ERROR: 2,
   KEY_EXCHANGE_FAILED: 3,
+  BY_APPLICATION: 11,
   TOO_MANY_CONNECTIONS: 12,
   NO_MORE_AUTH_METHODS_AVAILABLE: 14,
 } as const;

@@ -1,5 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import ssh2 from 'ssh2';
+import { isDatabaseUnavailable } from '../db/health.js';
+import { detach, logFailure } from '../lib/detach.js';
 import type { Services } from '../services.js';
 import { GatewayAuth, parseGatewayUsername } from './gateway-auth.js';
 import { GatewayConnection } from './gateway-connection.js';
@@ -7,6 +9,10 @@ import { IdleSweep } from './idle-sweep.js';
 import { BurstReport } from '../lib/burst-report.js';
 import { LoginLimits } from './login-limits.js';
 import { SshLoginGuard } from './ssh-login-guard.js';
+
+/** What an SSH client reads when its login cannot be checked because the database is away. */
+export const GATEWAY_DATABASE_AWAY =
+  'Gatehouse cannot check your login right now: its database is not reachable. Try again in a few seconds.';
 
 /**
  * The SSH listener users reach with unchanged OpenSSH clients: `ssh -p 2222 alice@web-01@gateway`.
@@ -88,7 +94,9 @@ export class SshGateway {
             }
           },
           (error: unknown) => {
-            this.log.error({ err: error }, 'gateway authentication failed');
+            // The database away: the client is told so (ssh prints it) instead of "Permission denied".
+            if (isDatabaseUnavailable(error) && guard.refuseLogin(client, GATEWAY_DATABASE_AWAY)) return;
+            logFailure(this.log, error, 'gateway authentication failed');
             ctx.reject();
           },
         );
@@ -96,7 +104,12 @@ export class SshGateway {
       client.on('ready', () => {
         connection.ready();
         // Live rights: the session ends within a second of its user or definition losing the right.
-        const untrack = s.liveRights.track({ recheck: () => connection.recheckRights() });
+        const untrack = s.liveRights.track({
+          recheck: () => connection.recheckRights(),
+          // The database away past the grace: rights can no longer be withdrawn, so the session ends.
+          endForOutage: (message) =>
+            detach(this.log, 'ending a session for a database outage', connection.end(message, 'database-unavailable')),
+        });
         client.once('close', untrack);
       });
     });

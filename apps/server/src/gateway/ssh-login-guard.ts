@@ -175,6 +175,19 @@ export class SshLoginGuard {
     return true;
   }
 
+  /**
+   * Ends a connection still logging in with words the client prints (SSH_MSG_DISCONNECT 2, by
+   * application): used when its attempt cannot be answered at all (the database away). Answers
+   * false when the connection is not one of this guard's (already authenticated or gone).
+   */
+  refuseLogin(client: ssh2.Connection, words: string): boolean {
+    const entry = this.byClient.get(client);
+    if (!entry) return false;
+    clearTimeout(entry.timer);
+    disconnect(client, entry.socket, DISCONNECT.BY_APPLICATION, words);
+    return true;
+  }
+
   /** Stops listening and drops every connection still logging in. */
   async close(): Promise<void> {
     for (const entry of this.pending.values()) {
