@@ -3,7 +3,8 @@ import { io as connectSocket, type Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../test/agent-process.js';
 import { type FloodRig, MiB, peakOf, sshSession, startFloodRig, typist } from '../test/flood-rig.js';
-import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
+import type { RunningServer } from '../server.js';
+import { ADMIN, DATABASES, type TestServer, startInstances, startTestServer } from '../test/harness.js';
 import { WATCH_DROPPED_EVENT, WATCH_DROPPED_MESSAGE, WATCH_LIMITS } from './watch-backpressure.js';
 
 /** The flood: this many bytes of output, as fast as the gateway carries them (FLOOD_MIB to change). */
@@ -276,3 +277,82 @@ describe.each(DATABASES)('the watch guard on %s', (kind) => {
     }
   });
 });
+
+// A watcher on instance B of a session live on instance A: chunks reach B through Redis, and B's
+// guard drops its own socket.
+describe.runIf(process.env.TEST_DATABASE_URL && process.env.REDIS_URL)(
+  'the watch guard across instances sharing PostgreSQL and Redis',
+  () => {
+    let instances: Awaited<ReturnType<typeof startInstances>> | undefined;
+    const saved = { ...WATCH_LIMITS };
+    beforeAll(async () => {
+      instances = await startInstances(2);
+    });
+    afterAll(async () => {
+      Object.assign(WATCH_LIMITS, saved);
+      await instances?.stop();
+    });
+
+    it('drops a watcher on another instance than the session’s, and tells it why', async () => {
+      const [a, b] = instances!.servers as [RunningServer, RunningServer];
+      const login = await fetch(`${a.url}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(ADMIN),
+      });
+      const token = ((await login.json()) as { response: { user: { authentication_token: string } } }).response.user
+        .authentication_token;
+      const keyRes = await fetch(`${a.url}/api/apikey`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'authentication-token': token },
+        body: JSON.stringify({ description: 'across' }),
+      });
+      const { key } = (await keyRes.json()) as { key: string };
+      const agent = await fetch(`${a.url}/api/agent/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ key, hostname: 'across-01', os: 1, version: '2.0.0' }),
+      });
+      const { id: agentId } = (await agent.json()) as { id: string };
+      const live = await a.services.recordings.start({
+        type: 'ssh',
+        agentId,
+        hostname: 'across-01',
+        userId: null,
+        userEmail: 'across@example.test',
+        definitionId: null as unknown as string,
+        definitionName: 'across',
+        width: 80,
+        height: 24,
+      });
+      Object.assign(WATCH_LIMITS, { socketBytes: 1 * MiB });
+      const w = watcher(b.url, token, live.id);
+      try {
+        await eventually(
+          async () => w.state.replays,
+          (n) => n === 1,
+        );
+        const tcp = (w.socket.io.engine.transport as unknown as { ws: { _socket: NetSocket } }).ws._socket;
+        tcp.pause();
+        const onB = () => b.io.of('/').sockets.get(w.socket.id!)?.rooms.has(`recording:${live.id}`) ?? false;
+        const piece = Buffer.alloc(64 * 1024, 'z');
+        for (let sent = 0; onB() && sent < 64 * MiB; sent += piece.length) {
+          live.recorder.output(piece);
+          await new Promise((r) => setTimeout(r, 1));
+        }
+        expect(onB()).toBe(false);
+        tcp.resume();
+        expect(
+          await eventually(
+            async () => w.state.dropped,
+            (d) => d !== undefined,
+          ),
+        ).toEqual({ recording_id: live.id, message: WATCH_DROPPED_MESSAGE });
+      } finally {
+        w.socket.close();
+        Object.assign(WATCH_LIMITS, saved);
+        await a.services.recordings.finish(live, 'closed');
+      }
+    });
+  },
+);
