@@ -1,7 +1,7 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
+import { connectRedisPair } from './redis-clients.js';
 import type { FastifyBaseLogger } from 'fastify';
-import { createClient } from 'redis';
 import { type DefaultEventsMap, Server, type Socket } from 'socket.io';
 import { AttachRequest, type RecordOut, SESSION_EVENTS } from '@gatehouse/contracts';
 import type { AuditRepository } from '../modules/audit/audit.repository.js';
@@ -51,17 +51,26 @@ interface InstanceEvents {
 }
 
 /** Sends a request to every other instance and answers their answers (what came, even on a timeout). */
-function askInstances<Ev extends keyof InstanceEvents>(
+export function askInstances<Ev extends keyof InstanceEvents>(
   io: Server<DefaultEventsMap, DefaultEventsMap, InstanceEvents>,
   event: Ev,
   payload: Parameters<InstanceEvents[Ev]>[0],
 ): Promise<boolean[]> {
   return new Promise((resolve) => {
-    const done = (_error: Error | null, answers: boolean[]) => resolve(answers ?? []);
+    // The adapter never calls back when Redis is away (it cannot count the instances and drops the
+    // error): past its own request timeout the answer is "no other instance", not a hang.
+    const timer = setTimeout(() => resolve([]), INSTANCE_REQUEST_TIMEOUT_MS + 500);
+    const done = (_error: Error | null, answers: boolean[]) => {
+      clearTimeout(timer);
+      resolve(answers ?? []);
+    };
     // The typed overloads cannot express a generic event's payload; the callers above fix it.
     (io.serverSideEmit as (ev: string, arg: unknown, ack: typeof done) => boolean)(event, payload, done);
   });
 }
+
+/** How long an instance has to answer a request from another (through Redis). */
+export const INSTANCE_REQUEST_TIMEOUT_MS = 2000;
 
 /**
  * socket.io for open consoles. A socket authenticates on connect with its token (auth.token, the
@@ -92,12 +101,12 @@ export async function attachConsoleSockets(
     connectTimeout: 10_000,
     transports: ['websocket', 'polling'],
   });
-  const redis = deps.redisUrl ? createClient({ url: deps.redisUrl }) : undefined;
-  const subscriber = redis?.duplicate();
+  const pair = deps.redisUrl ? await connectRedisPair(deps.redisUrl, deps.log) : undefined;
+  const redis = pair?.pub;
+  const subscriber = pair?.sub;
   if (redis && subscriber) {
-    await Promise.all([redis.connect(), subscriber.connect()]);
     // An instance that does not answer a request within 2 s counts as not holding the session.
-    io.adapter(createAdapter(redis, subscriber, { requestsTimeout: 2000 }));
+    io.adapter(createAdapter(redis, subscriber, { requestsTimeout: INSTANCE_REQUEST_TIMEOUT_MS }));
     io.on('gatehouse:terminate', ({ id, by }, ack) => ack(deps.recordings.terminateHere(id, by)));
     io.on('gatehouse:watch', (id, ack) => ack(deps.recordings.watch(id)));
     deps.recordings.setRemoteTerminator(async (id, by) =>

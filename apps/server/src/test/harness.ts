@@ -172,7 +172,9 @@ export async function startInstances(
   const servers: RunningServer[] = [];
   for (let i = 0; i < count; i += 1) {
     const database = await openDatabase({ url, searchPath: schema });
-    servers.push(await startServer(testConfig({ redisUrl: options.redisUrl ?? process.env.REDIS_URL, secretKey }), { database }));
+    servers.push(
+      await startServer(testConfig({ redisUrl: options.redisUrl ?? process.env.REDIS_URL, secretKey }), { database }),
+    );
   }
   const stop = async () => {
     for (const s of servers) {
