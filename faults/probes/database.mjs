@@ -72,7 +72,7 @@ function judgeAnswers(samples, result) {
   const counts = new Map();
   for (const s of samples) {
     if (s.status >= 200 && s.status < 300) continue;
-    const key = s.status === 0 ? 'no answer' : `${s.status} "${String(s.message ?? '').slice(0, 80)}"`;
+    const key = s.status === 0 ? 'no answer' : `${s.status} "${String(s.message ?? '').slice(0, 160)}"`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
     if (s.status !== 503 || !s.message) result.failures.push(`the API answered ${key} while the database was away`);
   }
