@@ -1,53 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../db/client.js';
 import { type RunningServer, startServer } from '../server.js';
 import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
 import { ADMIN, startInstances, testConfig } from '../test/harness.js';
+import { api, startServerProcess } from '../test/server-process.js';
 import { type Sshd, ssh, startSshd, userKey } from '../test/sshd.js';
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
 const URL = process.env.TEST_DATABASE_URL;
 
 type Recording = { id: string; ended_on: string | null; end_reason: string | null };
 
-/** The built server as a process on the shared PostgreSQL database; answers its URLs once it printed them. */
-function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; sshPort: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: '0', GATEHOUSE_SSH_PORT: '0', LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    const read = (c: Buffer) => {
-      out += c.toString();
-      const url = /running at (\S+)/.exec(out)?.[1];
-      const port = /ssh -p (\d+)/.exec(out)?.[1];
-      if (url && port) resolve({ child, url, sshPort: Number(port) });
-    };
-    child.stdout.on('data', read);
-    child.stderr.on('data', read);
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-}
-
-async function api<T>(url: string, method: string, pathName: string, token?: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${url}${pathName}`, {
-    method,
-    headers: {
-      ...(token ? { 'authentication-token': token } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await res.json()) as T;
-}
+/** The built server as a process on the shared PostgreSQL database. */
+const startProcess = startServerProcess;
 
 // Two instances on one PostgreSQL database: A, a real process holding a live SSH session, is
 // killed with SIGKILL; B, running on, takes its recording over.

@@ -17,6 +17,7 @@ import { WebSocketServer } from 'ws';
 import type { AgentsRepository } from '../modules/agents/agents.repository.js';
 import { agentFromCredential } from '../modules/policy/agent-credential.js';
 import { markAuthenticated } from '../http/connection-limits.js';
+import { logFailure } from '../lib/detach.js';
 import { type AgentFlood, AgentSession, StreamRefused } from './agent-session.js';
 import type { LiveRights } from './live-rights.js';
 
@@ -56,7 +57,7 @@ export class AgentHub extends EventEmitter {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if ((request.url ?? '').split('?')[0] !== AGENT_CONNECT_PATH) return;
       this.upgrade(request, socket, head).catch((error: unknown) => {
-        this.log.error({ err: error }, 'agent upgrade failed');
+        logFailure(this.log, error, 'agent upgrade failed');
         refuse(socket, 503, 'The server could not accept the agent right now.');
       });
     });

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../server.js';
 import { startInstances } from '../test/harness.js';
+import { freePort } from '../test/server-process.js';
 import { askInstances } from './console-sockets.js';
 import { redisReconnectDelay } from './redis-clients.js';
 
@@ -12,13 +13,6 @@ import { redisReconnectDelay } from './redis-clients.js';
  * with SIGKILL and starts again. Nothing may end either process (an 'error' event without a
  * listener would), and what crosses instances works again within seconds of Redis's return.
  */
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function startRedis(port: number): Promise<ChildProcess> {
   const child = spawn(

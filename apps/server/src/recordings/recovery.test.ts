@@ -1,52 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
+import { api, startServerProcess } from '../test/server-process.js';
 import { type Sshd, ssh, startSshd, userKey } from '../test/sshd.js';
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
 const ADMIN = { email: 'root@example.test', password: 'recovery-password' };
 
-/** Starts the built server as a process; answers its URLs once it printed them. */
-function startProcess(dataDir: string): Promise<{ child: ChildProcess; url: string; sshPort: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        GATEHOUSE_DATA_DIR: dataDir,
-        PORT: '0',
-        GATEHOUSE_SSH_PORT: '0',
-        LOG_LEVEL: 'warn',
-        GATEHOUSE_ADMIN_EMAIL: ADMIN.email,
-        GATEHOUSE_ADMIN_PASSWORD: ADMIN.password,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = /running at (\S+)/.exec(out)?.[1];
-      const port = /ssh -p (\d+)/.exec(out)?.[1];
-      if (url && port) resolve({ child, url, sshPort: Number(port) });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+/** Starts the built server as a process on a data folder. */
+const startProcess = (dataDir: string) =>
+  startServerProcess({
+    GATEHOUSE_DATA_DIR: dataDir,
+    GATEHOUSE_ADMIN_EMAIL: ADMIN.email,
+    GATEHOUSE_ADMIN_PASSWORD: ADMIN.password,
   });
-}
-
-async function api<T>(url: string, method: string, pathName: string, token?: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${url}${pathName}`, {
-    method,
-    headers: {
-      ...(token ? { 'authentication-token': token } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await res.json()) as T;
-}
 
 // The real server process is killed with SIGKILL mid-session, then started again on its data.
 describe('a recording whose server died', () => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AgentProcess, eventually, startAgent } from './agent-process.js';
-import { type Sshd, startSshd, userKey } from './sshd.js';
+import { SSH_CLIENT_OPTIONS, type Sshd, startSshd, userKey } from './sshd.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/main.js');
 const ADMIN = { email: 'root@example.test', password: 'flood-password-1' };
@@ -153,23 +153,9 @@ export async function startFloodRig(hostname = 'flood-01'): Promise<FloodRig> {
 
 /** The real OpenSSH client with its stdin open; its stdout kept, or dropped for a flood. */
 export function sshSession(args: string[], keepOutput: boolean) {
-  const child = spawn(
-    'ssh',
-    [
-      '-o',
-      'StrictHostKeyChecking=no',
-      '-o',
-      'UserKnownHostsFile=/dev/null',
-      '-o',
-      'BatchMode=yes',
-      '-o',
-      'IdentitiesOnly=yes',
-      '-o',
-      'LogLevel=ERROR',
-      ...args,
-    ],
-    { stdio: ['pipe', keepOutput ? 'pipe' : 'ignore', 'pipe'] },
-  );
+  const child = spawn('ssh', [...SSH_CLIENT_OPTIONS, ...args], {
+    stdio: ['pipe', keepOutput ? 'pipe' : 'ignore', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));

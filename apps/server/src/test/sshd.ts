@@ -83,31 +83,29 @@ export function userKey(dir: string, name: string): { file: string; publicKey: s
   return { file, publicKey: fs.readFileSync(`${file}.pub`, 'utf8').trim() };
 }
 
+/** What every test's ssh client is run with: no host-key prompts or files, no agent keys, no chatter. */
+export const SSH_CLIENT_OPTIONS = [
+  '-o',
+  'StrictHostKeyChecking=no',
+  '-o',
+  'UserKnownHostsFile=/dev/null',
+  '-o',
+  'BatchMode=yes',
+  '-o',
+  'IdentitiesOnly=yes',
+  '-o',
+  'LogLevel=ERROR',
+] as const;
+
 /** Runs the real OpenSSH ssh client; answers its exit code and output. */
 export function ssh(
   args: string[],
   options: { input?: string; timeoutMs?: number } = {},
 ): { child: ChildProcess; done: Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> } {
   const started = Date.now();
-  const child = spawn(
-    'ssh',
-    [
-      '-o',
-      'StrictHostKeyChecking=no',
-      '-o',
-      'UserKnownHostsFile=/dev/null',
-      '-o',
-      'BatchMode=yes',
-      '-o',
-      'IdentitiesOnly=yes',
-      '-o',
-      'LogLevel=ERROR',
-      ...args,
-    ],
-    {
-      stdio: ['pipe', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn('ssh', [...SSH_CLIENT_OPTIONS, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -1,55 +1,26 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import type net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { AGENT_CLOSE } from '@gatehouse/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { type AgentProcess, eventually, startAgent } from '../../test/agent-process.js';
+import { api, freePort, startServerProcess } from '../../test/server-process.js';
 
-const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/main.js');
 const ADMIN = { email: 'root@example.test', password: 'reconnect-password' };
 /** How long the server stays down (GATEHOUSE_TEST_OUTAGE_MS measures longer ones, such as 40 s). */
 const OUTAGE_MS = Number(process.env.GATEHOUSE_TEST_OUTAGE_MS ?? 20_000);
 
-/** Starts the built server on a data folder and port; answers once it printed its URL. */
-function startProcess(dataDir: string, port: number): Promise<{ child: ChildProcess; url: string; ready: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [MAIN], {
-      env: {
-        ...process.env,
-        GATEHOUSE_DATA_DIR: dataDir,
-        PORT: String(port),
-        GATEHOUSE_SSH_PORT: '0',
-        LOG_LEVEL: 'warn',
-        GATEHOUSE_ADMIN_EMAIL: ADMIN.email,
-        GATEHOUSE_ADMIN_PASSWORD: ADMIN.password,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      const url = /running at (\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url, ready: Date.now() });
-    });
-    child.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+/** Starts the built server on a data folder and port. */
+const startProcess = (dataDir: string, port: number) =>
+  startServerProcess({
+    GATEHOUSE_DATA_DIR: dataDir,
+    PORT: String(port),
+    GATEHOUSE_ADMIN_EMAIL: ADMIN.email,
+    GATEHOUSE_ADMIN_PASSWORD: ADMIN.password,
   });
-}
-
-async function api<T>(url: string, method: string, pathName: string, token?: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${url}${pathName}`, {
-    method,
-    headers: {
-      ...(token ? { 'authentication-token': token } : {}),
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return (await res.json()) as T;
-}
 
 const signIn = async (url: string) =>
   (
@@ -61,15 +32,6 @@ const signIn = async (url: string) =>
       ADMIN,
     )
   ).response.user.authentication_token;
-
-/** A loopback port nobody listens on now. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 const connections = (agent: AgentProcess) => (agent.output().match(/connected to /g) ?? []).length;
 
