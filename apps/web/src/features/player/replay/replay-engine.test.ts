@@ -102,6 +102,33 @@ describe('replay engine', () => {
     expect(served.bytes).toBeLessThanOrEqual(2 * 64 * 1024);
   });
 
+  it('reads ahead at most a window of large events, whatever their count', async () => {
+    // Bulk output (seq, cat of a log) comes in few, large events: counting events alone would fetch the file.
+    const header = '{"version":2,"width":80,"height":24}\n';
+    const lines = Array.from(
+      { length: 400 },
+      (_, i) => `${JSON.stringify([i / 100, 'o', `${'x'.repeat(4000)}${String(i)}`])}\n`,
+    );
+    const text = header + lines.join('');
+    const offsets: number[] = [];
+    let at = encoder.encode(header).length;
+    for (const line of lines) {
+      offsets.push(at);
+      at += encoder.encode(line).length;
+    }
+    const cast = {
+      bytes: encoder.encode(text),
+      times: lines.map((_, i) => i / 100),
+      offsets,
+      eventsStart: encoder.encode(header).length,
+    };
+    const { engine, sink, served } = engineFor(cast);
+    await engine.start(sink);
+    for (let i = 0; i < 10; i += 1) await settle();
+    expect(cast.bytes.length).toBeGreaterThan(1_500_000);
+    expect(served.bytes).toBeLessThanOrEqual(3 * 64 * 1024);
+  });
+
   it('plays in order at the chosen speed and skips idle time', async () => {
     const cast = makeCast(0.05, 15); // 180 s, an event every 15 s
     const { engine, sink, run } = engineFor(cast);

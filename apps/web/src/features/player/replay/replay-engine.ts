@@ -309,9 +309,12 @@ export class ReplayEngine {
     );
   }
 
-  /** Fetches the next window when few events remain queued. */
+  /** Fetches the next window when few events remain queued: fewer than 2000, and less than a window of bytes. */
   private fill(): void {
     if (this.reader.done || this.reader.busy || this.queue.length >= LOW_WATER_EVENTS) return;
+    const first = this.queue[0];
+    const last = this.queue.at(-1);
+    if (first && last && last.offset - first.offset >= (this.options.windowBytes ?? WINDOW_BYTES)) return;
     const generation = this.generation;
     this.reader.readNext().then(
       (events) => {
