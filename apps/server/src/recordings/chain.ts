@@ -58,7 +58,8 @@ export interface SignedManifest extends ManifestBody {
   public_key: string;
 }
 
-function canonical(body: ManifestBody): Buffer {
+/** The signed bytes of a body: its JSON with the keys sorted (manifests and checkpoints alike). */
+function canonical(body: ManifestBody | CheckpointBody): Buffer {
   const ordered = Object.fromEntries(Object.entries(body).sort(([a], [b]) => a.localeCompare(b)));
   return Buffer.from(JSON.stringify(ordered));
 }
@@ -79,4 +80,53 @@ export function manifestSignatureValid(manifest: SignedManifest, publicKeyPem: s
   } catch {
     return false;
   }
+}
+
+/**
+ * What a signed checkpoint states: at time `at` the chain's entry number `seq` had link
+ * `chain_head` and ended at byte `bytes` of the cast file. Signed while the session is live, so
+ * what was recorded before a crash or an edit stays provable.
+ */
+export interface CheckpointBody {
+  recording_id: string;
+  seq: number;
+  bytes: number;
+  chain_head: string;
+  /** ISO time of the signature. */
+  at: string;
+}
+
+/** A checkpoint with its Ed25519 signature (base64) over the canonical JSON of its body. */
+export type SignedCheckpoint = CheckpointBody & { signature: string };
+
+/** The body of a checkpoint, and nothing else (a row or a parsed file may carry more fields). */
+function checkpointBody(c: CheckpointBody): CheckpointBody {
+  return { recording_id: c.recording_id, seq: c.seq, bytes: c.bytes, chain_head: c.chain_head, at: c.at };
+}
+
+/** Signs a checkpoint with the server's Ed25519 key. */
+export function signCheckpoint(body: CheckpointBody, privateKey: string | KeyObject): SignedCheckpoint {
+  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
+  const clean = checkpointBody(body);
+  return { ...clean, signature: sign(null, canonical(clean), key).toString('base64') };
+}
+
+/** True when the checkpoint's signature matches its statements and the given public key. */
+export function checkpointValid(checkpoint: SignedCheckpoint, publicKey: string | KeyObject): boolean {
+  try {
+    const key = typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey;
+    return verify(null, canonical(checkpointBody(checkpoint)), key, Buffer.from(checkpoint.signature, 'base64'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A public key's fingerprint, OpenSSH style: `SHA256:` and the unpadded base64 of the SHA-256 of
+ * its SPKI DER bytes. Accepts a public key (PEM or KeyObject) or a private key (its public half).
+ */
+export function keyFingerprint(key: string | KeyObject): string {
+  const publicKey = createPublicKey(key);
+  const der = publicKey.export({ type: 'spki', format: 'der' });
+  return `SHA256:${createHash('sha256').update(der).digest('base64').replace(/=+$/, '')}`;
 }
