@@ -59,6 +59,8 @@ import { RecordingsRepository } from './recordings/recordings.repository.js';
 import { RecordingsService } from './recordings/recordings.service.js';
 import { DashboardService } from './modules/recordings/dashboard.service.js';
 import { SessionsService } from './modules/recordings/sessions.service.js';
+import { TransfersService } from './modules/recordings/transfers.service.js';
+import { FileTransfersRepository } from './recordings/file-transfers.repository.js';
 
 /** The repositories and services of one server, wired over one database. */
 export type Services = ReturnType<typeof createServices>;
@@ -123,6 +125,7 @@ export function createServices(database: Database, options: ServiceOptions) {
   const mail = new MailService(settings, new OutboxRepository(db), box, options.log.child({ component: 'api' }));
   const gatewayKeys = new GatewayKeys(settingsRepository, box, options.dataDir);
   const recordingsRepository = new RecordingsRepository(db);
+  const fileTransfers = new FileTransfersRepository(db);
   const sshKeys = new SshKeysRepository(db);
   const recordings = new RecordingsService(
     recordingsRepository,
@@ -191,6 +194,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     recordings,
     repositories: {
       recordings: recordingsRepository,
+      fileTransfers,
       sshKeys,
       guard,
       agents,
@@ -234,6 +238,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     agents: new AgentsService(agents, apiKeys, guard, hub, options.loginRatePerMinute, license),
     tunnels: new TunnelsService(tunnels, agents, groups, usersAdmin, box, policy),
     sessions,
+    transfers: new TransfersService(sessions, fileTransfers),
     dashboard: new DashboardService(db, recordingsRepository, agents, policy),
   };
 }

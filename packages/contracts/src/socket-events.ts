@@ -13,8 +13,11 @@ export const SESSION_EVENTS = {
 /** What a console sends to watch a session. */
 export const AttachRequest = z.object({ recording_id: z.uuid(), replay: z.boolean().default(true) });
 
-/** One asciicast v2 event: seconds since the start, 'o' output, 'i' input or 'r' resize, and data. */
-export type CastEvent = [number, 'o' | 'i' | 'r', string];
+/**
+ * One asciicast v2 event: seconds since the start, 'o' output, 'i' input, 'r' resize or 'm' marker
+ * (a JSON FileTransferMarker or ChannelMarker, never terminal text), and data.
+ */
+export type CastEvent = [number, 'o' | 'i' | 'r' | 'm', string];
 
 /**
  * A chunk of a recording as watchers get it. `seq` numbers chunks from 1 with no gaps, so a

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -283,6 +284,10 @@ export const recordings = pgTable('recordings', {
     .default(sql`'{}'::text[]`),
   /** The server instance writing it while live (migration 0017). */
   instanceId: uuid('instance_id'),
+  /** What the session's first channel was: shell, exec, sftp, scp or forward (migration 0019). */
+  kind: text('kind'),
+  /** The command of an exec or scp session (migration 0019). */
+  command: text('command'),
 });
 
 /** Running server instances and their heartbeat (migration 0017, cluster/instance-registry.ts). */
@@ -376,3 +381,26 @@ export const rightsChanges = pgTable('rights_changes', {
   id: bigserial('id', { mode: 'number' }).primaryKey(),
   at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/** File operations observed in sftp and scp channels (migration 0019); the recording's markers are the record. */
+export const fileTransfers = pgTable(
+  'file_transfers',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    recordingId: uuid('recording_id')
+      .notNull()
+      .references(() => recordings.id, { onDelete: 'cascade' }),
+    t: doublePrecision('t').notNull(),
+    protocol: text('protocol').notNull(),
+    op: text('op').notNull(),
+    path: text('path').notNull(),
+    target: text('target'),
+    direction: text('direction'),
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
+    sha256: text('sha256'),
+    outcome: text('outcome').notNull(),
+    note: text('note'),
+    createdOn: timestamp('created_on', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('file_transfers_recording_idx').on(t.recordingId, t.t, t.id)],
+);

@@ -2,10 +2,23 @@ import type { Writable } from 'node:stream';
 import type { ClientChannel, ServerChannel } from 'ssh2';
 import type { Recorder } from '../recordings/recorder.js';
 
+/** Sees a file-transfer channel's bytes as they pass (transfers/sftp-observer.ts, scp-observer.ts). */
+export interface ChannelTap {
+  fromClient(data: Buffer): void;
+  fromHost(data: Buffer): void;
+  /** The channel closed. */
+  end(): void;
+}
+
 /** What a wired channel reports to, besides the other side. */
 export interface Wiring {
-  /** Output (and input, when captured) goes here; undefined records nothing (SFTP). */
+  /** Output (and input, when captured) goes here; undefined records nothing. */
   recorder: Recorder | undefined;
+  /**
+   * A file-transfer channel: its stdout and stdin (file bytes) go to the tap and never into the
+   * terminal recording; only its stderr is recorded.
+   */
+  tap?: ChannelTap;
   captureInput: boolean;
   /** Called on every byte either way: the idle timeout counts from the last one. */
   touch: () => void;
@@ -47,7 +60,11 @@ export function holdWhileClientBehind(channel: ServerChannel, pause: () => void,
  * host's side is full; either pauses while the recorder's disk falls behind. Memory stays bounded
  * and no byte is lost.
  */
-export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder, captureInput, touch }: Wiring): void {
+export function wireChannel(
+  user: ServerChannel,
+  host: ClientChannel,
+  { recorder, captureInput, touch, tap }: Wiring,
+): void {
   touch(); // setting the session up took time, but none of it was the user's idleness
   const holds = new Set<string>();
   const hold = (why: string) => {
@@ -67,21 +84,22 @@ export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder
     () => hold('client'),
     () => release('client'),
   );
-  const forward = (target: NodeJS.WritableStream) => (data: Buffer) => {
+  const forward = (target: NodeJS.WritableStream, record: Recorder | undefined) => (data: Buffer) => {
     touch();
-    recorder?.output(data);
+    record?.output(data);
     if (!target.write(data) && !holds.has('user')) {
       hold('user');
       user.once('drain', () => release('user'));
     }
     clientBehind();
-    if (recorder?.needsDrain && !holds.has('disk')) {
+    if (record?.needsDrain && !holds.has('disk')) {
       hold('disk');
-      recorder.once('drain', () => release('disk'));
+      record.once('drain', () => release('disk'));
     }
   };
-  host.on('data', forward(user));
-  host.stderr.on('data', forward(user.stderr));
+  if (tap) host.on('data', (data: Buffer) => tap.fromHost(data));
+  host.on('data', forward(user, tap ? undefined : recorder));
+  host.stderr.on('data', forward(user.stderr, recorder));
   // The user's input, the same way: it waits while the host's side is full, and (when input is
   // recorded) while the recorder's disk falls behind.
   const inputHolds = new Set<string>();
@@ -94,12 +112,15 @@ export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder
       if (inputHolds.size === 0) user.resume();
     });
   };
+  const inputRecorder = captureInput && !tap ? recorder : undefined;
   user.on('data', (data: Buffer) => {
     touch();
-    if (captureInput) recorder?.input(data);
+    // Seen before it is passed on: the host cannot answer a request the observer has not seen.
+    tap?.fromClient(data);
+    inputRecorder?.input(data);
     // After the host's side ended (it went away), what the user still types has nowhere to go.
     if (host.writable && !host.write(data)) holdInput('host', host);
-    if (captureInput && recorder?.needsDrain) holdInput('disk', recorder);
+    if (inputRecorder?.needsDrain) holdInput('disk', inputRecorder);
   });
   user.on('end', () => {
     if (host.writable) host.end();
@@ -127,4 +148,14 @@ export function wireChannel(user: ServerChannel, host: ClientChannel, { recorder
     endWhenDone();
   });
   user.on('close', () => host.close());
+  if (tap) {
+    let tapEnded = false;
+    const endTap = () => {
+      if (tapEnded) return;
+      tapEnded = true;
+      tap.end();
+    };
+    host.on('close', endTap);
+    user.on('close', endTap);
+  }
 }

@@ -10,6 +10,7 @@ import { REVOKED_ACTION } from '../realtime/live-rights.js';
 import { wireChannel } from './channel-wiring.js';
 import type { IdleCandidate } from './idle-sweep.js';
 import { ForwardedChannel, forwardDestinationProblem, forwardTarget } from './port-forward.js';
+import { type ChannelKind, channelMarker, execKind, transferTap } from './transfers/channel-kind.js';
 import { UpstreamError, connectUpstream } from './upstream.js';
 
 type Pty = Pick<PseudoTtyInfo, 'cols' | 'rows' | 'width' | 'height' | 'modes'> & { term: string };
@@ -98,7 +99,7 @@ export class GatewayConnection implements IdleCandidate {
         this.opening(
           channel,
           definitionFound.then(() =>
-            this.open(channel, pty, (up, cb) => up.shell(pty ? toPtyOptions(pty) : false, cb)),
+            this.open(channel, pty, (up, cb) => up.shell(pty ? toPtyOptions(pty) : false, cb), { kind: 'shell' }),
           ),
         );
       });
@@ -111,7 +112,7 @@ export class GatewayConnection implements IdleCandidate {
               channel,
               pty,
               (up, cb) => up.exec(info.command, pty ? { pty: toPtyOptions(pty) } : {}, cb),
-              info.command,
+              execKind(info.command),
             ),
           ),
         );
@@ -121,7 +122,9 @@ export class GatewayConnection implements IdleCandidate {
         const channel = ok();
         this.opening(
           channel,
-          definitionFound.then(() => this.open(channel, undefined, (up, cb) => up.subsys('sftp', cb), 'sftp')),
+          definitionFound.then(() =>
+            this.open(channel, undefined, (up, cb) => up.subsys('sftp', cb), { kind: 'sftp' }),
+          ),
         );
       });
     });
@@ -189,9 +192,13 @@ export class GatewayConnection implements IdleCandidate {
     let recording: LiveRecording | undefined;
     try {
       let settings;
-      [recording, settings] = await Promise.all([this.startRecording(undefined, definition), this.s.settings.get()]);
+      [recording, settings] = await Promise.all([
+        this.startRecording(undefined, definition, { kind: 'forward' }),
+        this.s.settings.get(),
+      ]);
       this.idleMinutesRead(settings.idle_timeout_minutes);
       await this.s.repositories.recordings.addForward(recording.id, target);
+      recording.recorder.marker(channelMarker({ kind: 'forward' }));
     } catch (error) {
       stream.destroy();
       throw error;
@@ -243,8 +250,15 @@ export class GatewayConnection implements IdleCandidate {
     return this.upstream;
   }
 
-  /** The connection's one recording, started by its first session or forward (under the definition that admitted it). */
-  private startRecording(pty: Pty | undefined, definition = this.definition): Promise<LiveRecording> {
+  /**
+   * The connection's one recording, started by its first session or forward (under the definition
+   * that admitted it); that first channel's kind is the session's.
+   */
+  private startRecording(
+    pty: Pty | undefined,
+    definition: TunnelWithMembers | undefined,
+    first: ChannelKind,
+  ): Promise<LiveRecording> {
     const { user } = this;
     if (!definition || !user) return Promise.reject(new Error('not admitted'));
     this.recording ??= this.s.recordings
@@ -259,6 +273,8 @@ export class GatewayConnection implements IdleCandidate {
         width: pty?.cols ?? 80,
         height: pty?.rows ?? 24,
         term: pty?.term,
+        kind: first.kind,
+        command: first.command ?? null,
       })
       .then((live: LiveRecording) => {
         live.terminate = (by: string) =>
@@ -290,7 +306,7 @@ export class GatewayConnection implements IdleCandidate {
     channel: ServerChannel | undefined,
     pty: Pty | undefined,
     request: (up: ssh2.Client, cb: (err: Error | undefined, ch: ssh2.ClientChannel) => void) => void,
-    what?: string,
+    kind: ChannelKind,
   ): Promise<void> {
     if (!channel) return; // the client went away before the channel opened
     this.channels.add(channel);
@@ -306,14 +322,19 @@ export class GatewayConnection implements IdleCandidate {
     try {
       const [up, recording, settings] = await Promise.all([
         this.connect(),
-        this.startRecording(pty),
+        this.startRecording(pty, this.definition, kind),
         this.s.settings.get(),
       ]);
       this.idleMinutesRead(settings.idle_timeout_minutes);
       // The bench's switch (RecordingsService.recordTerminal) measures the gateway without it.
       const terminal = this.s.recordings.recordTerminal ? recording.recorder : undefined;
+      terminal?.marker(channelMarker(kind));
+      const what = kind.kind === 'sftp' ? 'sftp' : kind.command;
       if (what) terminal?.output(Buffer.from(`\r\n[gatehouse] ${what}\r\n`));
-      const recorder = what === 'sftp' ? undefined : terminal;
+      // sftp and legacy scp: the file bytes go to an observer, never into the terminal recording.
+      const tap = transferTap(kind, terminal, (t, event) =>
+        detach(this.log, 'noting a file transfer', this.s.repositories.fileTransfers.add(recording.id, t, event)),
+      );
       request(up, (error, upCh) => {
         if (error) {
           channel.stderr.write(`Gatehouse: the host refused the request: ${error.message}\r\n`);
@@ -323,7 +344,12 @@ export class GatewayConnection implements IdleCandidate {
         }
         this.upstreamChannels.add(upCh);
         upCh.on('close', () => this.upstreamChannels.delete(upCh));
-        wireChannel(channel, upCh, { recorder, captureInput: settings.recording_input_capture, touch: this.touch });
+        wireChannel(channel, upCh, {
+          recorder: terminal,
+          tap,
+          captureInput: settings.recording_input_capture,
+          touch: this.touch,
+        });
       });
     } catch (error) {
       const message = error instanceof UpstreamError ? error.message : 'the session could not start';

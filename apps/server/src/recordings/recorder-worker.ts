@@ -47,8 +47,9 @@ function chunk(m) {
     if (m.watched) events.push([t, kind, text]);
   };
   for (const [t, kind, length, text] of m.index) {
-    if (kind === 'r') {
-      add(t, kind, text, true);
+    if (kind === 'r' || kind === 'm') {
+      // A marker's text is JSON that may name paths in any script: encoded as UTF-8.
+      add(t, kind, text, kind === 'r');
       continue;
     }
     const [decoded, ascii] = decode(r, kind, data.subarray(at, at + length));
@@ -96,8 +97,8 @@ parentPort.on('message', (m) => {
 });
 `;
 
-/** One event of a chunk as handed over: time, kind, raw byte count, and the text of a resize. */
-export type IndexEntry = [number, 'o' | 'i' | 'r', number, string?];
+/** One event of a chunk as handed over: time, kind, raw byte count, and the text of a resize or marker. */
+export type IndexEntry = [number, 'o' | 'i' | 'r' | 'm', number, string?];
 
 /** What the worker answers about one recording. */
 export type WorkerReply =

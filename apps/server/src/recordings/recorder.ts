@@ -137,6 +137,20 @@ export class Recorder extends EventEmitter {
     this.arm();
   }
 
+  /**
+   * An asciicast marker event `[t, "m", text]`: file transfers and channel kinds (JSON, see
+   * FileTransferMarker and ChannelMarker in the contracts), inside the hash chain like output.
+   * Answers its time (seconds from the start).
+   */
+  marker(text: string): number {
+    const t = this.elapsed();
+    if (this.finished) return t;
+    this.seal();
+    this.index.push([t, 'm', 0, text]);
+    this.arm();
+    return t;
+  }
+
   /** True while too much waits for the disk: the producer should pause until 'drain'. */
   get needsDrain(): boolean {
     return this.backlog > HIGH_WATER;

@@ -29,6 +29,8 @@ export interface RecordingFilter {
   minDurationSeconds?: number;
   /** Only sessions that forwarded ports with ssh -L (true), or only those that did not (false). */
   forwarded?: boolean;
+  /** Only sessions whose first channel was of this kind (shell, exec, sftp, scp, forward). */
+  kind?: string;
 }
 
 /** Where a page ended: the last row's sort value, start and id. */
@@ -187,6 +189,7 @@ export class RecordingsRepository {
     if (f.tunnel) out.push(eq(recordings.definitionName, f.tunnel));
     if (f.forwarded === true) out.push(sql`cardinality(${recordings.forwards}) > 0`);
     if (f.forwarded === false) out.push(sql`cardinality(${recordings.forwards}) = 0`);
+    if (f.kind) out.push(eq(recordings.kind, f.kind));
     if (f.minDurationSeconds) {
       const d = f.minDurationSeconds;
       // Live sessions qualify by their start alone, which the started_on index answers.

@@ -78,6 +78,9 @@ export class RecordingsService extends EventEmitter {
     width: number;
     height: number;
     term?: string;
+    /** What the session's first channel is (shell, exec, sftp, scp, forward) and an exec's command. */
+    kind?: string;
+    command?: string | null;
   }): Promise<LiveRecording> {
     const now = new Date();
     const dir = path.join(

@@ -2,6 +2,7 @@ import type { RouteContract } from '../route.js';
 import * as agents from './agents.js';
 import * as apikeys from './apikeys.js';
 import * as auth from './auth.js';
+import * as fileTransfers from './file-transfers.js';
 import * as groups from './groups.js';
 import * as license from './license.js';
 import * as mail from './mail.js';
@@ -90,6 +91,7 @@ export const routes = {
   uploadRecordingVideo: recordings.uploadRecordingVideo,
   getDashboard: recordings.getDashboard,
   terminateTunnel: recordings.terminateTunnel,
+  listRecordingTransfers: fileTransfers.listRecordingTransfers,
   saveSecurity: auth.saveSecurity,
   authorize: auth.authorize,
   listPods: system.listPods,
@@ -122,6 +124,7 @@ export * from './agents.js';
 export * from './apikeys.js';
 export * from './auth.js';
 export * from './common.js';
+export * from './file-transfers.js';
 export * from './groups.js';
 export * from './license.js';
 export * from './mail.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MessageBody, defineRoute } from '../route.js';
 import { Timestamp } from './common.js';
+import { SESSION_KINDS } from './file-transfers.js';
 
 export const RECORDING_TYPES = ['ssh', 'rdp', 'generic', 'agent'] as const;
 
@@ -22,6 +23,11 @@ export const Recording = z
       .describe(
         'Targets (host:port) the session forwarded to with ssh -L; each forward’s times and byte counts are in the recording',
       ),
+    kind: z
+      .enum(SESSION_KINDS)
+      .nullable()
+      .describe('What the SSH session’s first channel was (shell, exec, sftp, scp, forward); null for RDP and tunnels'),
+    command: z.string().nullable().describe('The command of an exec or scp session'),
   })
   .meta({ id: 'Recording' });
 
@@ -64,6 +70,10 @@ export const listRecordings = defineRoute({
     forwarded: Bool.optional().describe(
       'true: only sessions that forwarded ports (ssh -L); false: only those that did not',
     ),
+    kind: z
+      .enum(SESSION_KINDS, { error: `kind must be one of ${SESSION_KINDS.join(', ')}` })
+      .optional()
+      .describe('Only sessions whose first channel was of this kind'),
   }),
   response: z.object({
     recordings: z.array(Recording),

@@ -11,6 +11,7 @@ type RecordingRoutes =
   | 'seekRecording'
   | 'searchRecording'
   | 'verifyRecording'
+  | 'listRecordingTransfers'
   | 'getDashboard';
 
 /** Handlers of the session calls. */
@@ -41,6 +42,7 @@ export function recordingHandlers(s: Services): Pick<Handlers, RecordingRoutes> 
     verifyRecording: async ({ principal, params }) =>
       s.sessions.verify(principal, params.id, (await s.gatewayKeys.keys()).signingPublicKey),
     getDashboard: ({ principal, query }) => s.dashboard.dashboard(principal, query),
+    listRecordingTransfers: ({ principal, params }) => s.transfers.list(principal, params.id),
     terminateTunnel: ({ principal, params, request }) => {
       const header = request.headers['host-id'] ?? request.headers['x-host-id'];
       return s.sessions.terminate(principal, params.id, Array.isArray(header) ? header[0] : header);

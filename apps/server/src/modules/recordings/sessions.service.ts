@@ -35,6 +35,8 @@ function toRecording(row: RecordingRow): z.infer<typeof Recording> {
     end_reason: row.endReason,
     terminated_by: row.terminatedBy,
     forwards: row.forwards,
+    kind: (row.kind as z.infer<typeof Recording>['kind']) ?? null,
+    command: row.command,
   };
 }
 
@@ -119,6 +121,7 @@ export class SessionsService {
       text: query.q?.trim() || undefined,
       minDurationSeconds: query.min_duration,
       forwarded: query.forwarded,
+      kind: query.kind,
     };
     const after = query.cursor ? decodeCursor(query.cursor, query.sort, query.order) : undefined;
     const [page, total] = await Promise.all([
