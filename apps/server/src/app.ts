@@ -12,6 +12,7 @@ import { groupHandlers } from './modules/groups/groups.routes.js';
 import { licenseHandlers } from './modules/license/license.routes.js';
 import { mailHandlers } from './modules/mail/mail.routes.js';
 import { installSamlForm, ssoHandlers } from './modules/sso/sso.routes.js';
+import { legalHoldHandlers } from './modules/recordings/legal-hold.routes.js';
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
 import { installVideoUpload, videoHandlers } from './modules/recordings/video.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
@@ -77,6 +78,7 @@ export async function buildApp(
     ...agentHandlers(services),
     ...tunnelHandlers(services),
     ...recordingHandlers(services),
+    ...legalHoldHandlers(services),
     ...videoHandlers(services),
     ...licenseHandlers(services),
     ...ssoHandlers(services),

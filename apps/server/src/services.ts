@@ -18,6 +18,8 @@ import { LicenseService } from './modules/license/license.service.js';
 import { IngressTlsService } from './modules/tls/ingress-tls.service.js';
 import { VersionsService } from './modules/versions/versions.service.js';
 import type { LogBook } from './lib/logger.js';
+import { LegalHoldRepository } from './modules/recordings/legal-hold.repository.js';
+import { LegalHoldService } from './modules/recordings/legal-hold.service.js';
 import { RecordingRetention } from './modules/recordings/retention.js';
 import { KubernetesClient, type KubernetesTarget, kubernetesTarget } from './modules/status/kubernetes.js';
 import { StatusService } from './modules/status/status.service.js';
@@ -239,6 +241,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     tunnels: new TunnelsService(tunnels, agents, groups, usersAdmin, box, policy),
     sessions,
     transfers: new TransfersService(sessions, fileTransfers),
+    legalHolds: new LegalHoldService(recordingsRepository, new LegalHoldRepository(db), policy),
     dashboard: new DashboardService(db, recordingsRepository, agents, policy),
   };
 }

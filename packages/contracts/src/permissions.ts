@@ -28,6 +28,8 @@ export const PERMISSIONS = [
   'modify-group',
   'manage-settings',
   'terminate-session',
+  // Issue 16: legal hold (recordings on hold are never removed by retention).
+  'manage-legal-hold',
 ] as const;
 
 /** One permission string of the catalogue. */
@@ -57,6 +59,7 @@ export const PERMISSION_DESCRIPTIONS: Record<Permission, string> = {
   'modify-group': 'Create and delete groups; change their members, agents and child groups',
   'manage-settings': 'Change general settings (sign-up, mail, recording, banner)',
   'terminate-session': 'Terminate live sessions of hosts one may watch',
+  'manage-legal-hold': 'Place and lift legal holds on recordings one may watch (held recordings outlive retention)',
 };
 
 /** True when the string names a permission of the catalogue. */

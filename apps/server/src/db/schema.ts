@@ -284,6 +284,14 @@ export const recordings = pgTable('recordings', {
     .default(sql`'{}'::text[]`),
   /** The server instance writing it while live (migration 0017). */
   instanceId: uuid('instance_id'),
+  /** On legal hold: retention never removes it (migration 0021). */
+  legalHold: boolean('legal_hold').notNull().default(false),
+  /** Email of who placed the hold; null when not held. */
+  legalHoldBy: text('legal_hold_by'),
+  /** When the hold was placed; null when not held. */
+  legalHoldAt: timestamp('legal_hold_at', { withTimezone: true }),
+  /** Why the hold was placed; null when not held. */
+  legalHoldReason: text('legal_hold_reason'),
   /** What the session's first channel was: shell, exec, sftp, scp or forward (migration 0019). */
   kind: text('kind'),
   /** The command of an exec or scp session (migration 0019). */

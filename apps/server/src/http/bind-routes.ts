@@ -104,6 +104,8 @@ async function authorize(route: RouteContract, request: FastifyRequest, token: s
     return undefined;
   }
   const principal = await principalOf(route, request, token, gate);
+  // Known before the access checks, so the audit entry of a refused call names who was refused.
+  request.principal = principal;
   if (route.access.kind === 'public') return principal;
   const ticketed = route.access.kind === 'permissions' && route.access.ticket;
   if (!token && !ticketed) throw new HttpError(401, 'Sign in first: this call needs an Authentication-Token header.');

@@ -29,6 +29,8 @@ export interface RecordingFilter {
   minDurationSeconds?: number;
   /** Only sessions that forwarded ports with ssh -L (true), or only those that did not (false). */
   forwarded?: boolean;
+  /** Only recordings on legal hold (true), or only those not on hold (false). */
+  hold?: boolean;
   /** Only sessions whose first channel was of this kind (shell, exec, sftp, scp, forward). */
   kind?: string;
 }
@@ -189,6 +191,7 @@ export class RecordingsRepository {
     if (f.tunnel) out.push(eq(recordings.definitionName, f.tunnel));
     if (f.forwarded === true) out.push(sql`cardinality(${recordings.forwards}) > 0`);
     if (f.forwarded === false) out.push(sql`cardinality(${recordings.forwards}) = 0`);
+    if (f.hold !== undefined) out.push(eq(recordings.legalHold, f.hold));
     if (f.kind) out.push(eq(recordings.kind, f.kind));
     if (f.minDurationSeconds) {
       const d = f.minDurationSeconds;

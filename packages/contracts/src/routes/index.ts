@@ -6,6 +6,7 @@ import * as fileTransfers from './file-transfers.js';
 import * as groups from './groups.js';
 import * as license from './license.js';
 import * as mail from './mail.js';
+import * as recordingHold from './recording-hold.js';
 import * as recordings from './recordings.js';
 import * as sso from './sso.js';
 import * as roles from './roles.js';
@@ -91,6 +92,8 @@ export const routes = {
   uploadRecordingVideo: recordings.uploadRecordingVideo,
   getDashboard: recordings.getDashboard,
   terminateTunnel: recordings.terminateTunnel,
+  placeRecordingHold: recordingHold.placeRecordingHold,
+  liftRecordingHold: recordingHold.liftRecordingHold,
   listRecordingTransfers: fileTransfers.listRecordingTransfers,
   saveSecurity: auth.saveSecurity,
   authorize: auth.authorize,
@@ -128,6 +131,7 @@ export * from './file-transfers.js';
 export * from './groups.js';
 export * from './license.js';
 export * from './mail.js';
+export * from './recording-hold.js';
 export * from './recordings.js';
 export * from './roles.js';
 export * from './settings.js';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MessageBody, defineRoute } from '../route.js';
 import { Timestamp } from './common.js';
+import { LegalHold } from './recording-hold.js';
 import { SESSION_KINDS } from './file-transfers.js';
 
 export const RECORDING_TYPES = ['ssh', 'rdp', 'generic', 'agent'] as const;
@@ -23,6 +24,7 @@ export const Recording = z
       .describe(
         'Targets (host:port) the session forwarded to with ssh -L; each forward’s times and byte counts are in the recording',
       ),
+    legal_hold: LegalHold.describe('While held, retention never removes the recording'),
     kind: z
       .enum(SESSION_KINDS)
       .nullable()
@@ -70,6 +72,11 @@ export const listRecordings = defineRoute({
     forwarded: Bool.optional().describe(
       'true: only sessions that forwarded ports (ssh -L); false: only those that did not',
     ),
+    hold: z
+      .enum(['true', 'false'], { error: 'hold must be true or false' })
+      .transform((v) => v === 'true')
+      .optional()
+      .describe('true: only recordings on legal hold; false: only those not on hold'),
     kind: z
       .enum(SESSION_KINDS, { error: `kind must be one of ${SESSION_KINDS.join(', ')}` })
       .optional()

@@ -162,6 +162,14 @@ export class AccessPolicy {
     return false;
   }
 
+  /**
+   * May this principal place or lift a legal hold on this recording: manage-legal-hold and the
+   * right to watch it (list-recording and its host in reach), as the session list shows it.
+   */
+  async mayHold(principal: Principal, recording: { id: string; agentId: string | null }): Promise<boolean> {
+    return principal.permissions.has('manage-legal-hold') && this.mayWatch(principal, recording);
+  }
+
   /** The definitions that admit this principal (what they may use, whatever they may list). */
   async definitionsFor(principal: Principal): Promise<TunnelWithMembers[]> {
     const groups = await this.deps.groups.memberships(principal.userId);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
+import { RecordingRetention } from './retention.js';
 
 const DAY = 86_400_000;
 
@@ -48,5 +49,87 @@ describe.each(DATABASES)('recording retention on %s', (kind) => {
       token: admin,
     });
     expect(audit.body.entries).toHaveLength(1);
+  });
+
+  it('never removes a recording on legal hold, files or row; lifting the hold makes it removable again', async () => {
+    const saved = await server.call('POST', '/api/settings', { token: admin, body: { recording_retention_days: 30 } });
+    expect(saved.status).toBe(200);
+    const held = await make('held', 90);
+    const unheld = await make('unheld', 90);
+    const filesOf = (file: string) => [file, `${file}.chain`, `${file}.manifest.json`, file.replace(/\.cast$/, '.mp4')];
+    const placed = await server.call('PUT', `/api/recording/${held.id}/hold`, {
+      token: admin,
+      body: { reason: 'Case 2026-114: preserve for litigation' },
+    });
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+
+    expect(await server.services.retention.sweep()).toBe(1);
+    expect(await server.services.repositories.recordings.find(unheld.id)).toBeUndefined();
+    for (const f of filesOf(unheld.file)) expect(fs.existsSync(f), f).toBe(false);
+    expect(await server.services.repositories.recordings.find(held.id)).toMatchObject({ legalHold: true });
+    for (const f of filesOf(held.file)) expect(fs.readFileSync(f, 'utf8'), f).toBe('held');
+    // A second sweep keeps it again, and says so.
+    expect(await server.services.retention.sweep()).toBe(0);
+    expect(await server.services.repositories.recordings.find(held.id)).toBeDefined();
+    const audit = await server.services.database.query<{ detail: Record<string, unknown> }>(
+      "SELECT detail FROM audit_log WHERE action = 'recording.retention' ORDER BY id",
+    );
+    expect(audit.at(-2)?.detail).toMatchObject({ removed: 1, kept_on_hold: 1, retention_days: 30 });
+    expect(audit.at(-1)?.detail).toMatchObject({ removed: 0, kept_on_hold: 1, retention_days: 30 });
+
+    const lifted = await server.call('DELETE', `/api/recording/${held.id}/hold`, {
+      token: admin,
+      body: { reason: 'Case 2026-114 closed' },
+    });
+    expect(lifted.status, JSON.stringify(lifted.body)).toBe(200);
+    expect(await server.services.retention.sweep()).toBe(1);
+    expect(await server.services.repositories.recordings.find(held.id)).toBeUndefined();
+    for (const f of filesOf(held.file)) expect(fs.existsSync(f), f).toBe(false);
+  });
+
+  it('keeps a recording whose hold lands between the sweep’s selection and its delete', async () => {
+    // The DELETE itself takes only rows not on hold: a hold committed after the SELECT still wins.
+    const saved = await server.call('POST', '/api/settings', { token: admin, body: { recording_retention_days: 30 } });
+    expect(saved.status).toBe(200);
+    const racing = await make('racing', 90);
+    const real = server.services.database.db;
+    let raced = false;
+    const placeHold = async () => {
+      raced = true;
+      await server.services.database.query(
+        "UPDATE recordings SET legal_hold = true, legal_hold_by = 'racer@example.test', legal_hold_at = now(), " +
+          "legal_hold_reason = 'race' WHERE id = $1",
+        [racing.id],
+      );
+    };
+    // The real database; only the moment between SELECT and DELETE is widened to place the hold.
+    const racingDb = new Proxy(real, {
+      get(target, prop, receiver) {
+        if (prop !== 'delete') return Reflect.get(target, prop, receiver) as unknown;
+        return (table: Parameters<typeof real.delete>[0]) => ({
+          where: (condition: Parameters<ReturnType<typeof real.delete>['where']>[0]) => ({
+            returning: (columns: Record<string, never>) => {
+              const query = target.delete(table).where(condition).returning(columns);
+              return {
+                then: (ok: never, fail: never) =>
+                  placeHold()
+                    .then(async () => query)
+                    .then(ok, fail),
+              };
+            },
+          }),
+        });
+      },
+    });
+    const retention = new RecordingRetention(
+      racingDb,
+      server.services.settings,
+      server.services.repositories.audit,
+      server.services.log,
+    );
+    expect(await retention.sweep()).toBe(0);
+    expect(raced).toBe(true);
+    expect(await server.services.repositories.recordings.find(racing.id)).toMatchObject({ legalHold: true });
+    expect(fs.existsSync(racing.file)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { and, inArray, isNotNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { recordings } from '../../db/schema.js';
@@ -12,9 +12,12 @@ const BATCH = 500;
 
 /**
  * Recording retention (general setting recording_retention_days; 0 keeps everything): finished
- * recordings older than that are really removed — their files (cast, chain, manifest, video)
- * first, then their rows. Several instances may sweep at once: each row is claimed by the one
- * whose DELETE removes it, and removing a file twice is harmless.
+ * recordings older than that are really removed — their rows, then the files (cast, chain,
+ * manifest, video) of the rows this sweep's DELETE removed. Several instances may sweep at once:
+ * each row is claimed by the one whose DELETE removes it, and removing a file twice is harmless.
+ * A recording on legal hold is never removed: both the selection and the DELETE itself take only
+ * rows with legal_hold = false, so a hold placed between them still wins; how many expired
+ * recordings were kept for a hold is logged and audited.
  */
 export class RecordingRetention {
   constructor(
@@ -28,20 +31,28 @@ export class RecordingRetention {
   async sweep(): Promise<number> {
     const { recording_retention_days: days } = await this.settings.get();
     if (!days) return 0;
+    const expired = and(
+      isNotNull(recordings.endedOn),
+      lt(recordings.endedOn, sql`now() - make_interval(days => ${days})`),
+    );
+    const removable = and(expired, eq(recordings.legalHold, false));
     let removed = 0;
     for (;;) {
       const batch = await this.db
         .select({ id: recordings.id, storagePath: recordings.storagePath })
         .from(recordings)
-        .where(and(isNotNull(recordings.endedOn), lt(recordings.endedOn, sql`now() - make_interval(days => ${days})`)))
+        .where(removable)
         .limit(BATCH);
       if (batch.length === 0) break;
       const gone = await this.db
         .delete(recordings)
         .where(
-          inArray(
-            recordings.id,
-            batch.map((r) => r.id),
+          and(
+            inArray(
+              recordings.id,
+              batch.map((r) => r.id),
+            ),
+            eq(recordings.legalHold, false),
           ),
         )
         .returning({ id: recordings.id, storagePath: recordings.storagePath });
@@ -58,14 +69,22 @@ export class RecordingRetention {
       removed += gone.length;
       if (batch.length < BATCH) break;
     }
-    if (removed > 0) {
-      this.log.info({ removed, days }, 'recordings past retention removed');
+    const [held] = await this.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(recordings)
+      .where(and(expired, eq(recordings.legalHold, true)));
+    const keptOnHold = held?.n ?? 0;
+    if (removed > 0 || keptOnHold > 0) {
+      this.log.info(
+        { removed, kept_on_hold: keptOnHold, days },
+        'recordings past retention removed; those on legal hold kept',
+      );
       await this.audit.append({
         actor: 'system',
         action: 'recording.retention',
         target: null,
         outcome: 'success',
-        detail: { removed, retention_days: days },
+        detail: { removed, kept_on_hold: keptOnHold, retention_days: days },
       });
     }
     return removed;

@@ -18,6 +18,7 @@ import type { RecordingsService } from '../../recordings/recordings.service.js';
 import type { Principal } from '../auth/principal.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
 import type { DecisionContext } from '../policy/uses.js';
+import { holdOf } from './legal-hold.service.js';
 
 /** Most of a recording's tail a watcher gets on attaching: a terminal's 5,000 lines of scrollback and more. */
 export const REPLAY_BYTES = 2 * 1024 * 1024;
@@ -35,6 +36,7 @@ function toRecording(row: RecordingRow): z.infer<typeof Recording> {
     end_reason: row.endReason,
     terminated_by: row.terminatedBy,
     forwards: row.forwards,
+    legal_hold: holdOf(row),
     kind: (row.kind as z.infer<typeof Recording>['kind']) ?? null,
     command: row.command,
   };
@@ -121,6 +123,7 @@ export class SessionsService {
       text: query.q?.trim() || undefined,
       minDurationSeconds: query.min_duration,
       forwarded: query.forwarded,
+      hold: query.hold,
       kind: query.kind,
     };
     const after = query.cursor ? decodeCursor(query.cursor, query.sort, query.order) : undefined;
