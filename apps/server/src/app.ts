@@ -13,6 +13,7 @@ import { licenseHandlers } from './modules/license/license.routes.js';
 import { mailHandlers } from './modules/mail/mail.routes.js';
 import { installSamlForm, ssoHandlers } from './modules/sso/sso.routes.js';
 import { legalHoldHandlers } from './modules/recordings/legal-hold.routes.js';
+import { recordingSearchHandlers } from './modules/recordings/recording-search.routes.js';
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
 import { installVideoUpload, videoHandlers } from './modules/recordings/video.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
@@ -78,6 +79,7 @@ export async function buildApp(
     ...agentHandlers(services),
     ...tunnelHandlers(services),
     ...recordingHandlers(services),
+    ...recordingSearchHandlers(services),
     ...legalHoldHandlers(services),
     ...videoHandlers(services),
     ...licenseHandlers(services),

@@ -189,6 +189,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // With the embedded database nothing else can be writing any open recording; with PostgreSQL,
   // recordings of no known instance are finalised once silent for half a minute.
   await takeOver.recover(database.kind === 'pglite' ? 0 : undefined);
+  // Recordings that ended before the search index existed (or unseen by a dead instance) are indexed in the background.
+  services.textIndexer.start();
   // Recordings past the retention setting go at start and every hour.
   const retire = () =>
     void services.retention.sweep().catch((err: unknown) => services.log.warn({ err }, 'retention sweep failed'));
@@ -275,6 +277,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       httpReport.close();
       detachTunnels();
       services.recordings.close();
+      services.textIndexer.close();
       services.hub.close();
       // Marked stopped: its agents read 'reconnecting' and nothing it held waits for a timeout.
       await services.instances.close();

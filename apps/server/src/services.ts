@@ -61,6 +61,9 @@ import { RecordingsRepository } from './recordings/recordings.repository.js';
 import { RecordingsService } from './recordings/recordings.service.js';
 import { DashboardService } from './modules/recordings/dashboard.service.js';
 import { SessionsService } from './modules/recordings/sessions.service.js';
+import { RecordingSearchService } from './modules/recordings/recording-search.service.js';
+import { RecordingTextRepository } from './recordings/recording-text.repository.js';
+import { TextIndexer } from './recordings/text-index.js';
 import { TransfersService } from './modules/recordings/transfers.service.js';
 import { FileTransfersRepository } from './recordings/file-transfers.repository.js';
 
@@ -159,6 +162,10 @@ export function createServices(database: Database, options: ServiceOptions) {
     log: options.log.child({ component: 'policy' }),
   });
   const sessions = new SessionsService(recordingsRepository, recordings, policy);
+  // Search across recordings (issue 16): each recording's text is indexed once it has ended.
+  const recordingText = new RecordingTextRepository(database);
+  const textIndexer = new TextIndexer(recordingText, options.log.child({ component: 'recording-search' }));
+  recordings.on('ended', (id: string) => textIndexer.ended(id));
   const gatekeeper: Gatekeeper = {
     auth,
     limitFor: (route) => security.limitFor(route),
@@ -240,6 +247,8 @@ export function createServices(database: Database, options: ServiceOptions) {
     agents: new AgentsService(agents, apiKeys, guard, hub, options.loginRatePerMinute, license),
     tunnels: new TunnelsService(tunnels, agents, groups, usersAdmin, box, policy),
     sessions,
+    textIndexer,
+    recordingSearch: new RecordingSearchService(recordingText, policy),
     transfers: new TransfersService(sessions, fileTransfers),
     legalHolds: new LegalHoldService(recordingsRepository, new LegalHoldRepository(db), policy),
     dashboard: new DashboardService(db, recordingsRepository, agents, policy),

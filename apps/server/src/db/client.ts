@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -49,7 +50,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
 }
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const client = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  // pg_trgm (a contrib extension PGlite ships) serves the trigram indexes of substring search.
+  const extensions = { pg_trgm };
+  const client = dataDir ? await PGlite.create(dataDir, { extensions }) : await PGlite.create({ extensions });
   const db = drizzlePglite({ client, schema }) as unknown as Db;
   return {
     db,

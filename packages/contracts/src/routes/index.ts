@@ -8,6 +8,7 @@ import * as license from './license.js';
 import * as mail from './mail.js';
 import * as recordingHold from './recording-hold.js';
 import * as recordings from './recordings.js';
+import * as recordingSearch from './recording-search.js';
 import * as sso from './sso.js';
 import * as roles from './roles.js';
 import * as settings from './settings.js';
@@ -92,6 +93,7 @@ export const routes = {
   uploadRecordingVideo: recordings.uploadRecordingVideo,
   getDashboard: recordings.getDashboard,
   terminateTunnel: recordings.terminateTunnel,
+  searchRecordings: recordingSearch.searchRecordings,
   placeRecordingHold: recordingHold.placeRecordingHold,
   liftRecordingHold: recordingHold.liftRecordingHold,
   listRecordingTransfers: fileTransfers.listRecordingTransfers,
@@ -133,6 +135,7 @@ export * from './license.js';
 export * from './mail.js';
 export * from './recording-hold.js';
 export * from './recordings.js';
+export * from './recording-search.js';
 export * from './roles.js';
 export * from './settings.js';
 export * from './sso.js';

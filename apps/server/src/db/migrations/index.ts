@@ -15,6 +15,7 @@ import { sql as openPermission } from './0016-open-permission.js';
 import { sql as serverInstances } from './0017-server-instances.js';
 import { sql as legalHold } from './0021-legal-hold.js';
 import { sql as fileTransfers } from './0019-file-transfers.js';
+import { sql as recordingText } from './0020-recording-text.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -35,4 +36,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0017-server-instances', sql: serverInstances },
   { id: '0021-legal-hold', sql: legalHold },
   { id: '0019-file-transfers', sql: fileTransfers },
+  { id: '0020-recording-text', sql: recordingText },
 ];

@@ -23,7 +23,8 @@ import { holdOf } from './legal-hold.service.js';
 /** Most of a recording's tail a watcher gets on attaching: a terminal's 5,000 lines of scrollback and more. */
 export const REPLAY_BYTES = 2 * 1024 * 1024;
 
-function toRecording(row: RecordingRow): z.infer<typeof Recording> {
+/** A recording row as the session list shows it (also search across recordings). */
+export function toRecording(row: RecordingRow): z.infer<typeof Recording> {
   return {
     id: row.id,
     host: { id: row.agentId, hostname: row.hostname },
@@ -44,7 +45,8 @@ function toRecording(row: RecordingRow): z.infer<typeof Recording> {
 
 type ListQuery = QueryOf<Routes['listRecordings']>;
 
-function parseDate(text: string | undefined, name: string): Date | undefined {
+/** A query's date (UTC when it has no zone), or a 400 naming the parameter. */
+export function parseDate(text: string | undefined, name: string): Date | undefined {
   if (!text) return undefined;
   // The spec's times may lack a zone: they are UTC.
   const withZone = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(text) ? `${text}Z` : text;
