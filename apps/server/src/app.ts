@@ -15,6 +15,7 @@ import { installSamlForm, ssoHandlers } from './modules/sso/sso.routes.js';
 import { legalHoldHandlers } from './modules/recordings/legal-hold.routes.js';
 import { recordingSearchHandlers } from './modules/recordings/recording-search.routes.js';
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
+import { signingKeyHandlers } from './modules/recordings/signing-key.routes.js';
 import { installVideoUpload, videoHandlers } from './modules/recordings/video.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
 import { settingsHandlers } from './modules/settings/settings.routes.js';
@@ -81,6 +82,7 @@ export async function buildApp(
     ...recordingHandlers(services),
     ...recordingSearchHandlers(services),
     ...legalHoldHandlers(services),
+    ...signingKeyHandlers(services),
     ...videoHandlers(services),
     ...licenseHandlers(services),
     ...ssoHandlers(services),

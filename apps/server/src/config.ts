@@ -2,6 +2,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@gatehouse/contracts';
 import { HTTP_CONNECTION_DEFAULTS } from './http/connection-limits.js';
+import { type ConfiguredRecordingKey, recordingKeyFromEnv } from './recordings/signing-keys.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalText = z
@@ -50,6 +51,8 @@ const EnvSchema = z.object({
   GATEHOUSE_DB_WAIT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   GATEHOUSE_DB_OUTAGE_GRACE_SECONDS: z.coerce.number().int().min(1).max(86_400).default(300),
   GATEHOUSE_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
+  GATEHOUSE_RECORDING_KEY: optionalText,
+  GATEHOUSE_RECORDING_KEY_FILE: optionalText,
 });
 
 /** The server's validated configuration. */
@@ -90,6 +93,11 @@ export interface Config {
   tlsPort: number | undefined;
   /** Accept licences signed with the development key (tests and demos only). */
   devLicenses: boolean;
+  /**
+   * The Ed25519 key that signs recordings (GATEHOUSE_RECORDING_KEY, or the file named by
+   * GATEHOUSE_RECORDING_KEY_FILE); unset keeps the one sealed in the database.
+   */
+  recordingKey?: ConfiguredRecordingKey;
 }
 
 /** Thrown when the environment is invalid; its message lists every problem. */
@@ -103,6 +111,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     throw new ConfigError(`Invalid configuration in the environment:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  let recordingKey: ConfiguredRecordingKey | undefined;
+  try {
+    recordingKey = recordingKeyFromEnv(e, path.resolve(e.GATEHOUSE_DATA_DIR));
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration in the environment:\n  ${(error as Error).message}`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -128,5 +142,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     publicUrl: e.GATEHOUSE_PUBLIC_URL?.replace(/\/+$/, ''),
     tlsPort: e.GATEHOUSE_TLS_PORT,
     devLicenses: e.GATEHOUSE_DEV_LICENSES === 'true',
+    recordingKey,
   };
 }

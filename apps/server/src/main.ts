@@ -20,6 +20,13 @@ function explain(error: unknown, port: number): string {
   return `Gatehouse could not start: ${err.stack ?? String(error)}`;
 }
 
+/** Where the recording signing key comes from, as the banner says it. */
+const SIGNING_SOURCE = {
+  environment: 'from GATEHOUSE_RECORDING_KEY',
+  file: 'from GATEHOUSE_RECORDING_KEY_FILE',
+  'data-folder': 'sealed in the database with the data folder’s secret.key',
+} as const;
+
 /** Where an unhandled rejection is logged: stderr until the server's logger exists. */
 let rejectionLog: DetachLog = {
   error: ({ err }, message) =>
@@ -45,6 +52,15 @@ async function main(): Promise<void> {
       `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
       `  SSH gateway: ssh -p ${server.sshPort} <your email>@<host>@${config.sshHost}`,
     ];
+    const signing = await server.services.gatewayKeys.keys();
+    lines.push(
+      `  Recordings are signed with the key ${signing.signingFingerprint} (${SIGNING_SOURCE[signing.signingSource]})`,
+    );
+    if (signing.signingKeyWithData)
+      lines.push(
+        '  Warning: that key is kept with the data folder, so whoever can write the folder can re-sign recordings;',
+        '  give one kept elsewhere with GATEHOUSE_RECORDING_KEY_FILE (see the README).',
+      );
     if (server.firstAdmin.created) {
       lines.push(`  First administrator: ${server.firstAdmin.email}`);
       lines.push(

@@ -78,15 +78,36 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
     devLicenses: config.devLicenses,
     httpsPort: config.tlsPort,
     databaseOutageGraceMs: config.databaseOutageGraceSeconds * 1000,
+    recordingKey: config.recordingKey,
   });
   database.health.useLog(services.log.child({ component: 'database' }));
   await services.usersService.ensureBuiltinRoles();
   return { database, services, releaseLock };
 }
 
+/**
+ * Loads the key that signs recordings (listing it among the keys this installation used) before
+ * anything is signed, and logs its fingerprint; warns when the key is kept with the data.
+ */
+async function announceSigningKey(services: Services): Promise<void> {
+  const keys = await services.gatewayKeys.keys();
+  const log = services.log.child({ component: 'recording-storage' });
+  log.info(
+    { fingerprint: keys.signingFingerprint, source: keys.signingSource },
+    `recordings are signed with the key ${keys.signingFingerprint}`,
+  );
+  if (keys.signingKeyWithData)
+    log.warn(
+      { fingerprint: keys.signingFingerprint, source: keys.signingSource },
+      'the key that signs recordings is kept with the data folder: whoever can write the folder can re-sign ' +
+        'recordings. Give one kept elsewhere with GATEHOUSE_RECORDING_KEY_FILE or GATEHOUSE_RECORDING_KEY (README)',
+    );
+}
+
 /** Starts the whole server on the configured host and port. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const { database, services, releaseLock } = await prepareDatabase(config, options);
+  await announceSigningKey(services);
   const firstAdmin = await services.usersService.ensureFirstAdmin(config.adminEmail, config.adminPassword);
   const app = await buildApp(config, services);
   // Deadlines and caps on sockets before anything else hears of them (README, "Limits").

@@ -59,6 +59,7 @@ import { LiveRights } from './realtime/live-rights.js';
 import { GatewayKeys } from './gateway/gateway-keys.js';
 import { RecordingsRepository } from './recordings/recordings.repository.js';
 import { RecordingsService } from './recordings/recordings.service.js';
+import { type ConfiguredRecordingKey, SigningKeysRepository } from './recordings/signing-keys.js';
 import { DashboardService } from './modules/recordings/dashboard.service.js';
 import { SessionsService } from './modules/recordings/sessions.service.js';
 import { RecordingSearchService } from './modules/recordings/recording-search.service.js';
@@ -87,6 +88,8 @@ export interface ServiceOptions {
   logBook?: LogBook;
   /** The Kubernetes API (null: none); by default found from the environment. */
   kubernetes?: KubernetesTarget | null;
+  /** The key that signs recordings, when given (otherwise one sealed in the database). */
+  recordingKey?: ConfiguredRecordingKey;
 }
 
 /** Wires repositories and services; the HTTP layer, the demo seeder and tests all use this. */
@@ -128,7 +131,13 @@ export function createServices(database: Database, options: ServiceOptions) {
   auth.onRevoked = (tokenHash) => liveRights.tokenRevoked(tokenHash);
   const usersService = new UsersService(users, roles);
   const mail = new MailService(settings, new OutboxRepository(db), box, options.log.child({ component: 'api' }));
-  const gatewayKeys = new GatewayKeys(settingsRepository, box, options.dataDir);
+  const gatewayKeys = new GatewayKeys(
+    settingsRepository,
+    box,
+    options.dataDir,
+    new SigningKeysRepository(db),
+    options.recordingKey,
+  );
   const recordingsRepository = new RecordingsRepository(db);
   const fileTransfers = new FileTransfersRepository(db);
   const sshKeys = new SshKeysRepository(db);
@@ -140,6 +149,7 @@ export function createServices(database: Database, options: ServiceOptions) {
   );
   recordings.useHealth(database.health);
   recordings.instanceId = () => instances.id;
+  recordings.audit = (entry) => audit.append(entry);
   const mediaTickets = new MediaTickets(options.secretKey);
   const ssoConfig = new SsoConfigService(
     settingsRepository,

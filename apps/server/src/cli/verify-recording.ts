@@ -1,37 +1,79 @@
 #!/usr/bin/env node
 import fs from 'node:fs';
-import path from 'node:path';
-import type { SignedManifest } from '../recordings/chain.js';
+import { type SignedManifest, keyFingerprint } from '../recordings/chain.js';
 import { verifyRecording } from '../recordings/verify.js';
 
+const USAGE =
+  'Usage: npm run verify-recording -- FILE.cast --key FINGERPRINT_OR_PUBLIC_KEY_FILE\n' +
+  '  --key  the signing key to trust: its fingerprint (SHA256:…, shown in Settings and printed at the\n' +
+  '         server’s start) or a file holding the public key (PEM)\n';
+
+/** The fingerprint the caller trusts: given as such, or that of the public key in a file. */
+function trustedFingerprint(key: string): string {
+  if (/^SHA256:[A-Za-z0-9+/]{43}$/.test(key)) return key;
+  if (!fs.existsSync(key))
+    throw new Error(`--key ${key} is neither a fingerprint (SHA256:…) nor a public key file that exists.`);
+  try {
+    return keyFingerprint(fs.readFileSync(key, 'utf8'));
+  } catch {
+    throw new Error(`--key ${key} does not hold a public key in PEM.`);
+  }
+}
+
 /**
- * `npm run verify-recording -- FILE.cast [--public-key FILE]`: checks a finished recording
- * against its signed manifest (FILE.cast.manifest.json) and the server's public signing key
- * (by default GATEHOUSE_DATA_DIR/recording-signing.pub). Exit 0 when intact, 1 when not.
+ * `npm run verify-recording -- FILE.cast --key FINGERPRINT_OR_PEM_FILE`: checks a finished
+ * recording against its signed manifest (FILE.cast.manifest.json), trusting only the key given,
+ * never a key found beside the recordings (whoever can write them could have replaced it).
+ * Exit 0 when intact, 1 when not, 2 when it cannot be checked.
  */
 async function main(argv: string[]): Promise<number> {
-  const file = argv.find((a) => !a.startsWith('--'));
-  const keyFlag = argv.indexOf('--public-key');
+  const flag = (name: string) => {
+    const at = argv.indexOf(name);
+    return at >= 0 ? (argv[at + 1] ?? '') : undefined;
+  };
+  // --public-key FILE (the earlier form) still works, as an explicit key file.
+  const key = flag('--key') ?? flag('--public-key');
+  const file = argv.find((a, i) => !a.startsWith('--') && !['--key', '--public-key'].includes(argv[i - 1] ?? ''));
   if (!file) {
-    process.stderr.write('Usage: npm run verify-recording -- FILE.cast [--public-key recording-signing.pub]\n');
+    process.stderr.write(USAGE);
     return 2;
   }
-  const keyFile =
-    keyFlag >= 0 ? argv[keyFlag + 1] : path.join(process.env.GATEHOUSE_DATA_DIR ?? './data', 'recording-signing.pub');
-  if (!keyFile || !fs.existsSync(keyFile)) {
-    process.stderr.write(`No public key at ${keyFile}: pass --public-key with the server's recording-signing.pub.\n`);
+  if (!key) {
+    process.stderr.write(
+      'Which key to trust? Pass --key with the recording signing key’s fingerprint (SHA256:…, in Settings ' +
+        'under Recording signatures, and printed when the server starts) or a public key file. The command ' +
+        'does not trust the data folder’s recording-signing.pub on its own: whoever can write the folder ' +
+        `could have replaced it.\n${USAGE}`,
+    );
+    return 2;
+  }
+  let trusted: string;
+  try {
+    trusted = trustedFingerprint(key);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}`);
     return 2;
   }
   const manifestFile = `${file}.manifest.json`;
   if (!fs.existsSync(manifestFile)) {
-    process.stderr.write(`${manifestFile} is missing: the recording is still live, or its manifest was removed.\n`);
+    process.stderr.write(
+      `${manifestFile} is missing: a live session's recording is signed when it ends; otherwise the manifest was removed.\n`,
+    );
     return 1;
   }
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as SignedManifest;
-  const result = await verifyRecording(file, manifest, fs.readFileSync(keyFile, 'utf8'));
-  if (result.intact) {
+  let signer: string;
+  try {
+    signer = keyFingerprint(manifest.public_key);
+  } catch {
+    process.stdout.write('TAMPERED:\n  - the manifest’s public key is not a public key\n');
+    return 1;
+  }
+  const result = await verifyRecording(file, manifest, manifest.public_key);
+  if (signer !== trusted) result.problems.unshift(`the manifest is signed with ${signer}, not with ${trusted}`);
+  if (result.problems.length === 0) {
     process.stdout.write(
-      `intact: ${manifest.chunks} chunks, ${manifest.bytes} bytes, ended ${manifest.ended_on} (${manifest.end_reason})\n`,
+      `intact: ${manifest.chunks} chunks, ${manifest.bytes} bytes, ended ${manifest.ended_on} (${manifest.end_reason}), signed with ${signer}\n`,
     );
     return 0;
   }

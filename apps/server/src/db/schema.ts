@@ -284,6 +284,12 @@ export const recordings = pgTable('recordings', {
     .default(sql`'{}'::text[]`),
   /** The server instance writing it while live (migration 0017). */
   instanceId: uuid('instance_id'),
+  /** What the session's first channel was: shell, exec, sftp, scp or forward (migration 0019). */
+  kind: text('kind'),
+  /** The command of an exec or scp session (migration 0019). */
+  command: text('command'),
+  /** SHA-256 of the cast file's header line, committed at start (migration 0018): recovery signs this. */
+  headerSha256: text('header_sha256'),
   /** On legal hold: retention never removes it (migration 0021). */
   legalHold: boolean('legal_hold').notNull().default(false),
   /** Email of who placed the hold; null when not held. */
@@ -292,10 +298,39 @@ export const recordings = pgTable('recordings', {
   legalHoldAt: timestamp('legal_hold_at', { withTimezone: true }),
   /** Why the hold was placed; null when not held. */
   legalHoldReason: text('legal_hold_reason'),
-  /** What the session's first channel was: shell, exec, sftp, scp or forward (migration 0019). */
-  kind: text('kind'),
-  /** The command of an exec or scp session (migration 0019). */
-  command: text('command'),
+});
+
+/**
+ * Signed checkpoints of live recordings (migration 0018, chain.ts SignedCheckpoint): at `at` the
+ * chain's entry `seq` had link `chain_head` and ended at byte `bytes` of the cast file.
+ */
+export const recordingCheckpoints = pgTable(
+  'recording_checkpoints',
+  {
+    recordingId: uuid('recording_id')
+      .notNull()
+      .references(() => recordings.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    bytes: bigint('bytes', { mode: 'number' }).notNull(),
+    chainHead: text('chain_head').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull(),
+    /** Ed25519 (base64) over the checkpoint's canonical JSON. */
+    signature: text('signature').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recordingId, t.seq] })],
+);
+
+/** Every key this installation signed recordings with, by fingerprint (migration 0018). */
+export const recordingSigningKeys = pgTable('recording_signing_keys', {
+  /** `SHA256:` and the unpadded base64 of the SHA-256 of the SPKI DER bytes. */
+  fingerprint: text('fingerprint').primaryKey(),
+  /** SPKI PEM. */
+  publicKey: text('public_key').notNull(),
+  /** 'environment' | 'file' | 'data-folder': where the private key was kept. */
+  source: text('source').notNull(),
+  firstUsedAt: timestamp('first_used_at', { withTimezone: true }).notNull().defaultNow(),
+  /** When another key took its place; null while it signs. */
+  retiredAt: timestamp('retired_at', { withTimezone: true }),
 });
 
 /** Running server instances and their heartbeat (migration 0017, cluster/instance-registry.ts). */

@@ -3,6 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import ssh2 from 'ssh2';
 import type { SecretBox } from '../lib/secret-box.js';
+import {
+  type ConfiguredRecordingKey,
+  type KnownSigningKey,
+  type SigningKeySource,
+  type SigningKeysRepository,
+  publicHalf,
+} from '../recordings/signing-keys.js';
 import type { SettingsRepository } from '../modules/settings/settings.repository.js';
 
 /**
@@ -23,20 +30,44 @@ interface StoredKeys {
   signing_public_key: string;
 }
 
+/** The gateway's keys as loaded. */
+export interface LoadedKeys {
+  hostKey: string;
+  /** PKCS#8 PEM of the key that signs recordings. */
+  signingKey: string;
+  signingPublicKey: string;
+  /** `SHA256:…` of the signing key's public half. */
+  signingFingerprint: string;
+  /** Where the signing key is kept ('data-folder': sealed in the database with the data folder's key). */
+  signingSource: SigningKeySource;
+  /** Whoever holds the data folder holds the signing key too (the start warns). */
+  signingKeyWithData: boolean;
+}
+
 /**
- * The gateway's SSH host key and the Ed25519 key that signs recording manifests. Both are made on
- * first use and kept sealed in the database, so every instance presents the same host key and
- * signs with the same key. The public signing key is also written to the data folder for the
- * verification command.
+ * The gateway's SSH host key and the Ed25519 key that signs recordings. The host key, and the
+ * signing key unless one is given (GATEHOUSE_RECORDING_KEY or GATEHOUSE_RECORDING_KEY_FILE), are
+ * made on first use and kept sealed in the database, so every instance presents the same host key
+ * and signs with the same key. Each signing key used is listed (recording_signing_keys) so that
+ * recordings signed before a change of key still verify. The public signing key is also written
+ * to the data folder, as a convenience: the verification command trusts only the key it is given.
  */
 export class GatewayKeys {
-  private cached: Promise<{ hostKey: string; signingKey: string; signingPublicKey: string }> | undefined;
+  private cached: Promise<LoadedKeys> | undefined;
 
   constructor(
     private readonly settings: SettingsRepository,
     private readonly box: SecretBox,
     private readonly dataDir: string,
+    private readonly signingKeys?: SigningKeysRepository,
+    private readonly configured?: ConfiguredRecordingKey,
   ) {}
+
+  /** Every key this installation signed recordings with (the one signing now included). */
+  async knownSigningKeys(): Promise<KnownSigningKey[]> {
+    await this.keys();
+    return (await this.signingKeys?.list()) ?? [];
+  }
 
   /** The keys, created if this database has none yet. */
   keys() {
@@ -44,8 +75,9 @@ export class GatewayKeys {
     return this.cached;
   }
 
-  private async load() {
+  private async load(): Promise<LoadedKeys> {
     let stored = (await this.settings.get('gateway-keys')) as StoredKeys | undefined;
+    const existed = stored !== undefined;
     if (!stored) {
       const host = sshKeyPair();
       const signing = generateKeyPairSync('ed25519');
@@ -58,12 +90,22 @@ export class GatewayKeys {
       // Another instance may have stored its keys first: everyone uses what the database holds.
       stored = (await this.settings.get('gateway-keys')) as StoredKeys;
     }
+    // A sealed key made before may have signed recordings; one made just now signed nothing.
+    const sealed = existed ? { publicKey: stored.signing_public_key } : undefined;
+    const signingKey = this.configured?.pem ?? this.box.open(stored.signing_key_sealed);
+    const { publicKey, fingerprint } = publicHalf(signingKey);
+    const source = this.configured?.source ?? 'data-folder';
+    // The sealed key signed this installation's recordings until a key was given: it stays listed.
+    await this.signingKeys?.use({ publicKey, source }, sealed);
     fs.mkdirSync(this.dataDir, { recursive: true });
-    fs.writeFileSync(path.join(this.dataDir, 'recording-signing.pub'), stored.signing_public_key);
+    fs.writeFileSync(path.join(this.dataDir, 'recording-signing.pub'), publicKey);
     return {
       hostKey: this.box.open(stored.ssh_host_key_sealed),
-      signingKey: this.box.open(stored.signing_key_sealed),
-      signingPublicKey: stored.signing_public_key,
+      signingKey,
+      signingPublicKey: publicKey,
+      signingFingerprint: fingerprint,
+      signingSource: source,
+      signingKeyWithData: !this.configured || this.configured.inDataFolder,
     };
   }
 }

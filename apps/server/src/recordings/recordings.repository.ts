@@ -1,6 +1,7 @@
 import { type SQL, and, asc, eq, gte, ilike, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { recordings } from '../db/schema.js';
+import { recordingCheckpoints, recordings } from '../db/schema.js';
+import type { SignedCheckpoint } from './chain.js';
 
 /** A recording row. */
 export type RecordingRow = typeof recordings.$inferSelect;
@@ -58,12 +59,47 @@ export class RecordingsRepository {
     return (await this.db.select().from(recordings).where(eq(recordings.id, id)).limit(1))[0];
   }
 
-  /** Records progress after a flush. */
+  /**
+   * Commits a live recording's chain progress after a chunk reached the disk. Never an older
+   * value over a newer one (chunks only grow), and nothing once the recording has ended.
+   */
   async progress(id: string, bytes: number, chunks: number, chainHead: string): Promise<void> {
     await this.db
       .update(recordings)
       .set({ bytes, chunks, chainHead, lastFlushAt: sql`now()` })
-      .where(eq(recordings.id, id));
+      .where(and(eq(recordings.id, id), lt(recordings.chunks, chunks), isNull(recordings.endedOn)));
+  }
+
+  /** Stores a signed checkpoint of a live recording (once per chunk number). */
+  async addCheckpoint(checkpoint: SignedCheckpoint): Promise<void> {
+    await this.db
+      .insert(recordingCheckpoints)
+      .values({
+        recordingId: checkpoint.recording_id,
+        seq: checkpoint.seq,
+        bytes: checkpoint.bytes,
+        chainHead: checkpoint.chain_head,
+        at: new Date(checkpoint.at),
+        signature: checkpoint.signature,
+      })
+      .onConflictDoNothing();
+  }
+
+  /** A recording's signed checkpoints, by chunk number. */
+  async checkpoints(id: string): Promise<SignedCheckpoint[]> {
+    const rows = await this.db
+      .select()
+      .from(recordingCheckpoints)
+      .where(eq(recordingCheckpoints.recordingId, id))
+      .orderBy(asc(recordingCheckpoints.seq));
+    return rows.map((r) => ({
+      recording_id: r.recordingId,
+      seq: r.seq,
+      bytes: r.bytes,
+      chain_head: r.chainHead,
+      at: r.at.toISOString(),
+      signature: r.signature,
+    }));
   }
 
   /** Notes a target (host:port) the session forwarded to, once per target. */

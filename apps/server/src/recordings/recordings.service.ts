@@ -4,10 +4,13 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DatabaseHealth, isDatabaseUnavailable } from '../db/health.js';
 import { logFailure } from '../lib/detach.js';
-import { type ManifestBody, type SignedManifest, chainStart, signManifest } from './chain.js';
+import { type KeyObject, createPrivateKey } from 'node:crypto';
+import type { AuditInput } from '../modules/audit/audit.repository.js';
+import { type ManifestBody, type SignedManifest, chainStart, signCheckpoint, signManifest } from './chain.js';
+import { CHECKPOINT_MS, ProgressCommitter } from './progress.js';
 import { type FlushedChunk, type LiveChunk, Recorder } from './recorder.js';
 import type { RecordingRow, RecordingsRepository } from './recordings.repository.js';
-import { type OrphanFiles, cutUnconfirmed, readOrphan } from './recovery.js';
+import { type OrphanFinding, cutUncommitted, inspectOrphan } from './recovery.js';
 
 /** A session being recorded right now, on this instance. */
 export interface LiveRecording {
@@ -31,6 +34,13 @@ export class RecordingsService extends EventEmitter {
   /** Orphans whose files could not be read, and the last error's code (logged once each). */
   private readonly unreadable = new Map<string, string>();
   private readonly heartbeat: NodeJS.Timeout;
+  /** Each live recording's chain progress, committed to its row chunk by chunk (by recording id). */
+  private readonly committers = new Map<string, ProgressCommitter>();
+  private readonly checkpoints: NodeJS.Timeout;
+  private checkpointing: Promise<void> | undefined;
+  private parsedKey: { pem: string; key: KeyObject } | undefined;
+  /** Appends to the audit trail (services.ts sets it): recoveries whose files disagree with the database. */
+  audit: ((entry: AuditInput) => Promise<void>) | undefined;
   private remoteTerminator: RemoteTerminator | undefined;
   /** Rows whose final write waits for the database (by recording id): written again when it returns. */
   private readonly unsaved = new Map<string, () => Promise<void>>();
@@ -64,6 +74,9 @@ export class RecordingsService extends EventEmitter {
       10_000,
     );
     this.heartbeat.unref();
+    // Signed checkpoints of live sessions that wrote something since the last one.
+    this.checkpoints = setInterval(() => void this.checkpoint(), CHECKPOINT_MS);
+    this.checkpoints.unref();
   }
 
   /** Starts a session's recording. */
@@ -98,6 +111,8 @@ export class RecordingsService extends EventEmitter {
       term: input.term,
       title: `${input.userEmail} on ${input.hostname}`,
     });
+    // The header is all the file holds yet: its end and digest are committed with the row.
+    const headerBytes = (await fs.stat(file)).size;
     const { term: _term, ...values } = input;
     this.starting.add(id);
     let row: RecordingRow;
@@ -107,21 +122,22 @@ export class RecordingsService extends EventEmitter {
         id,
         storagePath: file,
         chainHead: chainStart(id),
+        bytes: headerBytes,
+        headerSha256: recorder.headerSha256,
         instanceId: this.instanceId() ?? null,
       });
     } finally {
       this.starting.delete(id);
     }
-    let savedAt = 0;
     recorder.on('live', (chunk: LiveChunk) => this.emit('live', id, chunk));
-    recorder.on('chunk', (chunk: FlushedChunk) => {
-      // The row's progress is bookkeeping (the chain file is the record): once a second is enough.
-      if (Date.now() - savedAt < 1000) return;
-      savedAt = Date.now();
-      this.repository
-        .progress(id, chunk.bytes, chunk.seq, chunk.chainHead)
-        .catch((err: unknown) => logFailure(this.log, err, 'recording progress not saved'));
-    });
+    // Every chunk's progress is committed to the row as it is written: recovery signs only that.
+    const committer = new ProgressCommitter(
+      { seq: 0, bytes: headerBytes, chainHead: chainStart(id) },
+      (p) => this.repository.progress(id, p.bytes, p.seq, p.chainHead),
+      (err) => logFailure(this.log, err, 'recording progress not committed'),
+    );
+    this.committers.set(id, committer);
+    recorder.on('chunk', (chunk: FlushedChunk) => committer.chunk(chunk));
     const live: LiveRecording = { id, row, recorder };
     this.live.set(id, live);
     this.emit('started', id);
@@ -164,6 +180,7 @@ export class RecordingsService extends EventEmitter {
   /** Flushes, signs the manifest, and closes the row. */
   async finish(live: LiveRecording, reason: string, terminatedBy?: string): Promise<SignedManifest | undefined> {
     if (!this.live.delete(live.id)) return undefined;
+    this.committers.delete(live.id);
     const totals = await live.recorder.finish();
     if (this.takenOver.delete(live.id)) return this.giveBack(live);
     const body: ManifestBody = {
@@ -219,9 +236,14 @@ export class RecordingsService extends EventEmitter {
   }
 
   private async recover(row: RecordingRow): Promise<void> {
-    let found: OrphanFiles;
+    let found: OrphanFinding;
     try {
-      found = await readOrphan(row.storagePath, row.id);
+      found = await inspectOrphan(row.storagePath, row.id, {
+        seq: row.chunks,
+        bytes: row.bytes,
+        chainHead: row.chainHead,
+        headerSha256: row.headerSha256,
+      });
     } catch (error) {
       // A file that cannot be read is not an empty one: leave both files and the row as they are
       // (still open, so the next sweep tries again), and say so once per recording and error.
@@ -235,31 +257,92 @@ export class RecordingsService extends EventEmitter {
       return;
     }
     this.unreadable.delete(row.id);
-    // Bytes after the last chained chunk were never confirmed: cut them so the chain covers all.
-    await cutUnconfirmed(row.storagePath, found);
-    if (!found.wellFormed)
-      this.log.warn({ recording: row.id }, 'a recovered recording’s chain is damaged: its files were left uncut');
+    // What was written after the last committed chunk was never committed: cut it. Files that
+    // disagree with the database are left as they are, and the database's statements signed.
+    await cutUncommitted(row.storagePath, found);
+    if (!found.agrees) await this.reportTampered(row, found);
     const body: ManifestBody = {
       recording_id: row.id,
       started_on: row.startedOn.toISOString(),
       ended_on: row.lastFlushAt.toISOString(),
-      header_sha256: found.headerSha256,
-      bytes: found.covered,
-      chunks: found.chunks,
-      chain_head: found.chainHead,
+      header_sha256: found.signed.headerSha256,
+      bytes: found.signed.bytes,
+      chunks: found.signed.chunks,
+      chain_head: found.signed.chainHead,
       end_reason: 'recovered',
     };
     const manifest = signManifest(body, await this.signingKey());
     await fs.writeFile(`${row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
     await this.repository.finish(row.id, {
       endedOn: row.lastFlushAt,
-      bytes: found.covered,
-      chunks: found.chunks,
+      bytes: body.bytes,
+      chunks: body.chunks,
       chainHead: body.chain_head,
       manifest,
       endReason: 'recovered',
     });
     this.emit('ended', row.id, 'recovered');
+  }
+
+  /** A recovered recording whose files are not what the database committed: logged and audited. */
+  private async reportTampered(row: RecordingRow, found: OrphanFinding): Promise<void> {
+    this.log.warn(
+      { recording: row.id, file: row.storagePath, why: found.why },
+      'a recovered recording’s files differ from what the database committed: the committed progress is signed, ' +
+        'so verification shows the difference; its files were left as they are',
+    );
+    await this.audit?.({
+      actor: 'server',
+      action: 'recording.tampered',
+      target: row.id,
+      outcome: 'failure',
+      detail: {
+        why: found.why,
+        committed: { chunks: found.signed.chunks, bytes: found.signed.bytes, chain_head: found.signed.chainHead },
+      },
+    }).catch((err: unknown) => logFailure(this.log, err, 'recording.tampered audit entry not written'));
+  }
+
+  /**
+   * Signs a checkpoint of every live recording here that committed chunks since its last one
+   * (every CHECKPOINT_MS; tests call it directly). A checkpoint states committed progress only.
+   */
+  checkpoint(): Promise<void> {
+    this.checkpointing ??= (async () => {
+      try {
+        for (const [id, committer] of [...this.committers]) {
+          committer.retry();
+          const progress = committer.takeCheckpoint();
+          if (!progress) continue;
+          const signed = signCheckpoint(
+            {
+              recording_id: id,
+              seq: progress.seq,
+              bytes: progress.bytes,
+              chain_head: progress.chainHead,
+              at: new Date().toISOString(),
+            },
+            await this.privateKey(),
+          );
+          await this.repository.addCheckpoint(signed).catch((err: unknown) => {
+            committer.checkpointed = 0; // taken again on the next tick
+            logFailure(this.log, err, 'recording checkpoint not stored');
+          });
+        }
+      } catch (err) {
+        logFailure(this.log, err, 'recording checkpoints not signed');
+      } finally {
+        this.checkpointing = undefined;
+      }
+    })();
+    return this.checkpointing;
+  }
+
+  /** The signing key, parsed once for as long as it does not change. */
+  private async privateKey(): Promise<KeyObject> {
+    const pem = await this.signingKey();
+    if (this.parsedKey?.pem !== pem) this.parsedKey = { pem, key: createPrivateKey(pem) };
+    return this.parsedKey.key;
   }
 
   /** Writes rows that waited for the database (it told us it is back). */
@@ -337,5 +420,6 @@ export class RecordingsService extends EventEmitter {
   /** Stops the heartbeat (server shutdown; live sessions are finished by their gateway). */
   close(): void {
     clearInterval(this.heartbeat);
+    clearInterval(this.checkpoints);
   }
 }

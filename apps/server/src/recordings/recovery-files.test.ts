@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
-import { chainStart } from './chain.js';
 import { RecordingWriter, chunkBytes } from './import.js';
 
 const sha = async (file: string) =>
@@ -32,7 +31,10 @@ describe.each(DATABASES)('recovery of a recording whose files cannot be read, on
   });
   afterAll(async () => server?.stop());
 
-  /** An open recording as a dead process left it: three chained chunks and bytes never chained. */
+  /**
+   * An open recording as a dead process left it: three chained chunks, committed to its row as
+   * the recorder commits them, and bytes never chained (so never committed).
+   */
   async function orphan(name: string) {
     const file = path.join(server.dataDir, 'recordings', `${name}.cast`);
     await fs.mkdir(path.dirname(file), { recursive: true });
@@ -51,7 +53,10 @@ describe.each(DATABASES)('recovery of a recording whose files cannot be read, on
       definitionId: null,
       definitionName: 'web shell',
       storagePath: file,
-      chainHead: chainStart(id),
+      chainHead: totals.chainHead,
+      chunks: totals.chunks,
+      bytes: totals.bytes,
+      headerSha256: totals.headerSha256,
       startedOn: new Date(Date.now() - 60_000),
     });
     return { id, file, totals };
@@ -97,18 +102,19 @@ describe.each(DATABASES)('recovery of a recording whose files cannot be read, on
     },
   );
 
-  it('cuts a torn last chain line, and leaves the files of a damaged chain uncut', async () => {
+  it('cuts a torn last chain line; a chain damaged before the committed chunk is signed as committed', async () => {
     const torn = await orphan('torn');
     await fs.appendFile(`${torn.file}.chain`, '4 2149580');
     const damaged = await orphan('damaged');
     const chain = await fs.readFile(`${damaged.file}.chain`, 'utf8');
     await fs.writeFile(`${damaged.file}.chain`, chain.replace(/^2 \d+/m, '2 7'));
-    const damagedSize = (await fs.stat(damaged.file)).size;
     await server.services.recordings.recoverOrphans(0);
     const verify = (id: string) =>
       server.call<{ status: string; message: string }>('GET', `/api/recording/${id}/verify`, { token: admin });
     expect((await verify(torn.id)).body.status).toBe('intact');
-    expect((await fs.stat(damaged.file)).size).toBe(damagedSize);
+    // The committed entry 3 is there: the uncommitted tail is cut, and the damage before it shows.
+    expect((await fs.stat(damaged.file)).size).toBe(damaged.totals.bytes);
+    expect(await row(damaged.id)).toMatchObject({ chunks: 3, bytes: damaged.totals.bytes });
     expect((await verify(damaged.id)).body).toMatchObject({ status: 'tampered', message: /chunk 2 starts at 7/ });
   });
 });

@@ -10,7 +10,7 @@ import { type BigRecording, MiB, peakGrowth, writeSparseRecording } from './big-
 import { CastFile, MAX_EVENT_LINE, castTail, searchCast } from './cast-file.js';
 import { chainLine, signManifest } from './chain.js';
 import { RecordingWriter, chunkBytes } from './import.js';
-import { cutUnconfirmed, readOrphan } from './recovery.js';
+import { cutUncommitted, inspectOrphan } from './recovery.js';
 import { verifyRecording } from './verify.js';
 
 const VERIFY_CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/cli/verify-recording.js');
@@ -161,7 +161,7 @@ describe('a recording over 2 GiB', () => {
     await fs.writeFile(keyFile, publicKey);
     await flip(big.file, big.afterOffset + 3);
     const run = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(process.execPath, [VERIFY_CLI, big.file, '--public-key', keyFile], (error, stdout, stderr) =>
+      execFile(process.execPath, [VERIFY_CLI, big.file, '--key', keyFile], (error, stdout, stderr) =>
         resolve({ code: typeof error?.code === 'number' ? error.code : 0, stdout, stderr }),
       );
     });
@@ -191,12 +191,21 @@ describe('a recording over 2 GiB', () => {
     });
   }, 60_000);
 
-  it('recovers after a crash: bytes past the last chained chunk are cut, the rest verifies', async () => {
+  it('recovers after a crash: bytes past the last committed chunk are cut, the rest verifies', async () => {
     await fs.appendFile(big.file, '[102,"o","never chained"]\n');
     await fs.appendFile(`${big.file}.chain`, '4 2149580'); // torn: its writer stopped mid-line
-    const found = await readOrphan(big.file, big.id);
-    expect(found).toMatchObject({ covered: big.size, chunks: 3, wellFormed: true, chainHead: big.manifest.chain_head });
-    await cutUnconfirmed(big.file, found);
+    const found = await inspectOrphan(big.file, big.id, {
+      seq: 3,
+      bytes: big.size,
+      chainHead: big.manifest.chain_head,
+      headerSha256: big.manifest.header_sha256,
+    });
+    expect(found).toMatchObject({
+      agrees: true,
+      castEnd: big.size,
+      signed: { chunks: 3, chainHead: big.manifest.chain_head },
+    });
+    await cutUncommitted(big.file, found);
     expect((await fs.stat(big.file)).size).toBe(big.size);
     expect(await fs.readFile(`${big.file}.chain`, 'utf8')).toBe(big.entries.map(chainLine).join(''));
   }, 60_000);

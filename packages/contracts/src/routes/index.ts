@@ -8,6 +8,7 @@ import * as license from './license.js';
 import * as mail from './mail.js';
 import * as recordingHold from './recording-hold.js';
 import * as recordings from './recordings.js';
+import * as recordingSigning from './recording-signing.js';
 import * as recordingSearch from './recording-search.js';
 import * as sso from './sso.js';
 import * as roles from './roles.js';
@@ -91,6 +92,7 @@ export const routes = {
   searchRecording: recordings.searchRecording,
   verifyRecording: recordings.verifyRecording,
   uploadRecordingVideo: recordings.uploadRecordingVideo,
+  getSigningKey: recordingSigning.getSigningKey,
   getDashboard: recordings.getDashboard,
   terminateTunnel: recordings.terminateTunnel,
   searchRecordings: recordingSearch.searchRecordings,
@@ -136,6 +138,7 @@ export * from './mail.js';
 export * from './recording-hold.js';
 export * from './recordings.js';
 export * from './recording-search.js';
+export * from './recording-signing.js';
 export * from './roles.js';
 export * from './settings.js';
 export * from './sso.js';

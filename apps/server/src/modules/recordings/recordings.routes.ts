@@ -40,7 +40,10 @@ export function recordingHandlers(s: Services): Pick<Handlers, RecordingRoutes> 
     seekRecording: ({ principal, params, query }) => s.sessions.seek(principal, params.id, query.t),
     searchRecording: ({ principal, params, query }) => s.sessions.search(principal, params.id, query.q),
     verifyRecording: async ({ principal, params }) =>
-      s.sessions.verify(principal, params.id, (await s.gatewayKeys.keys()).signingPublicKey),
+      s.sessions.verify(principal, params.id, {
+        active: (await s.gatewayKeys.keys()).signingPublicKey,
+        known: await s.gatewayKeys.knownSigningKeys(),
+      }),
     getDashboard: ({ principal, query }) => s.dashboard.dashboard(principal, query),
     listRecordingTransfers: ({ principal, params }) => s.transfers.list(principal, params.id),
     terminateTunnel: ({ principal, params, request }) => {

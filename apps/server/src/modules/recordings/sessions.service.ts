@@ -12,6 +12,7 @@ import type {
   RecordingsRepository,
 } from '../../recordings/recordings.repository.js';
 import { ScanQueue } from '../../recordings/scan-queue.js';
+import { type KnownSigningKey, manifestKey } from '../../recordings/signing-keys.js';
 import { verifyRecording } from '../../recordings/verify.js';
 
 import type { RecordingsService } from '../../recordings/recordings.service.js';
@@ -193,8 +194,16 @@ export class SessionsService {
     return found;
   }
 
-  /** Checks a session's recording against its chain and signed manifest. */
-  async verify(principal: Principal, id: string, publicKeyPem: string): Promise<z.infer<typeof RecordingIntegrity>> {
+  /**
+   * Checks a session's recording against its chain, its signed manifest and checkpoints, and what
+   * the database committed of it. The manifest must be signed with one of this installation's
+   * keys (`keys.known`); `keys.active` checks the signature of one that is not.
+   */
+  async verify(
+    principal: Principal,
+    id: string,
+    keys: { active: string; known: KnownSigningKey[] },
+  ): Promise<z.infer<typeof RecordingIntegrity>> {
     const row = await this.forWatcher(principal, id);
     const integrity = (status: z.infer<typeof RecordingIntegrity>['status'], message: string, bytes = 0) => ({
       status,
@@ -207,13 +216,22 @@ export class SessionsService {
     if (!file) return integrity('missing', 'The recording’s file is missing from the recording storage.');
     if (!row.manifest) return integrity('unsigned', 'This recording has no signed manifest.', file.size);
     const manifest = row.manifest as SignedManifest;
+    const trust = manifestKey(manifest, keys.known, row.endedOn);
+    const checkpoints = await this.rows.checkpoints(id);
     const result = await this.verifications
-      .run(() => verifyRecording(row.storagePath, manifest, publicKeyPem))
+      .run(() =>
+        verifyRecording(row.storagePath, manifest, trust.key?.publicKey ?? keys.active, {
+          checkpoints,
+          checkpointKeys: keys.known.map((k) => k.publicKey),
+          committed: { bytes: row.bytes, chunks: row.chunks, chainHead: row.chainHead },
+        }),
+      )
       .catch((error: NodeJS.ErrnoException) => {
         throw new HttpError(503, `The recording storage could not be read (${error.code ?? error.message}).`);
       });
     if (!result) throw new HttpError(503, 'This server is verifying many recordings right now; try again in a minute.');
-    return result.intact
+    if (trust.problem) result.problems.unshift(trust.problem);
+    return result.problems.length === 0
       ? integrity(
           'intact',
           `Intact: ${manifest.chunks} chunks and ${manifest.bytes} bytes match the signed manifest.`,

@@ -1,0 +1,72 @@
+import type { FlushedChunk } from './recorder.js';
+
+/**
+ * Signed checkpoints are taken this often while a session has new committed chunks: every 4 s,
+ * so two checkpoints are less than 5 s apart even with the time to sign and store one.
+ */
+export const CHECKPOINT_MS = 4000;
+
+/**
+ * Commits one live recording's chain progress to its row as each chunk reaches the disk, so that
+ * recovery signs only what the database saw. At most one write is in flight; chunks that arrive
+ * meanwhile are coalesced into the newest, written next. The row itself never goes back (the
+ * repository writes only over fewer chunks), and a failed write is retried by the next chunk.
+ */
+export class ProgressCommitter {
+  /** The newest progress the database confirmed. */
+  committed: FlushedChunk;
+  /** The chunk number the last checkpoint was taken at. */
+  checkpointed = 0;
+  /** The newest chunk on disk, committed or not. */
+  private latest: FlushedChunk;
+  private waiting: FlushedChunk | undefined;
+  private writing: Promise<void> | undefined;
+
+  constructor(
+    start: FlushedChunk,
+    private readonly write: (progress: FlushedChunk) => Promise<void>,
+    private readonly failed: (error: unknown) => void,
+  ) {
+    this.committed = start;
+    this.latest = start;
+  }
+
+  /** A chunk reached the disk: commit it (after the write in flight, if any). */
+  chunk(progress: FlushedChunk): void {
+    if (progress.seq > this.latest.seq) this.latest = { ...progress };
+    if (progress.seq <= (this.waiting?.seq ?? this.committed.seq)) return;
+    this.waiting = { ...progress };
+    this.writing ??= this.drain();
+  }
+
+  private async drain(): Promise<void> {
+    while (this.waiting) {
+      const next = this.waiting;
+      this.waiting = undefined;
+      try {
+        await this.write(next);
+        if (next.seq > this.committed.seq) this.committed = next;
+      } catch (error) {
+        this.failed(error);
+      }
+    }
+    this.writing = undefined;
+  }
+
+  /** Commits again what a failed write left behind (the database was away and no chunk came since). */
+  retry(): void {
+    if (!this.writing) this.chunk(this.latest);
+  }
+
+  /** Settles once nothing is in flight or waiting. */
+  async settled(): Promise<void> {
+    while (this.writing) await this.writing;
+  }
+
+  /** The committed progress not yet checkpointed (marked as taken), or undefined. */
+  takeCheckpoint(): FlushedChunk | undefined {
+    if (this.committed.seq <= this.checkpointed) return undefined;
+    this.checkpointed = this.committed.seq;
+    return this.committed;
+  }
+}
