@@ -4,9 +4,11 @@ import { pipeline } from 'node:stream';
 import { AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER, TOKEN_HEADER } from '@gatehouse/contracts';
 import { WebSocketDuplex } from '@gatehouse/tunnel';
 import WebSocket from 'ws';
+import { runVerify } from './evidence/verify-bundle.js';
 import { StateDir } from './state.js';
 
 const USAGE = `Usage: gatehouse tunnel <definition name or id> --server URL [options]
+       gatehouse verify BUNDLE --key FINGERPRINT_OR_PUBLIC_KEY   (gatehouse verify --help)
 
   --server URL            the Gatehouse server                                  (GATEHOUSE_SERVER)
   --email E --password P  sign in as a user                                     (GATEHOUSE_EMAIL, GATEHOUSE_PASSWORD)
@@ -57,6 +59,8 @@ async function findDefinition(server: string, token: string, wanted: string): Pr
 }
 
 async function main(argv: string[]): Promise<number> {
+  // Offline, and no connection to any server: the evidence bundle's verifier.
+  if (argv[0] === 'verify') return runVerify(argv.slice(1));
   if (argv[0] !== 'tunnel' || argv.includes('--help')) {
     process.stdout.write(`${USAGE}\n`);
     return argv[0] === 'tunnel' ? 0 : 1;

@@ -17,6 +17,7 @@ import { recordingSearchHandlers } from './modules/recordings/recording-search.r
 import { recordingHandlers } from './modules/recordings/recordings.routes.js';
 import { signingKeyHandlers } from './modules/recordings/signing-key.routes.js';
 import { installVideoUpload, videoHandlers } from './modules/recordings/video.routes.js';
+import { bundleHandlers, installBundleAudit } from './modules/recordings/bundle.routes.js';
 import { roleHandlers } from './modules/roles/roles.routes.js';
 import { settingsHandlers } from './modules/settings/settings.routes.js';
 import { systemHandlers } from './modules/system/system.routes.js';
@@ -67,6 +68,7 @@ export async function buildApp(
   installErrorHandler(app, services.database.health);
   installAuditHook(app, services.repositories.audit);
   installVideoUpload(app);
+  installBundleAudit(app);
   installSamlForm(app);
   const handlers: Handlers = {
     ...authHandlers(services.auth, services.security, services.repositories.settings),
@@ -84,6 +86,7 @@ export async function buildApp(
     ...legalHoldHandlers(services),
     ...signingKeyHandlers(services),
     ...videoHandlers(services),
+    ...bundleHandlers(services),
     ...licenseHandlers(services),
     ...ssoHandlers(services),
   };

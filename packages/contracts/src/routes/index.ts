@@ -88,6 +88,7 @@ export const routes = {
   openRecording: recordings.openRecording,
   getRecordingCast: recordings.getRecordingCast,
   getRecordingVideo: recordings.getRecordingVideo,
+  getRecordingBundle: recordings.getRecordingBundle,
   seekRecording: recordings.seekRecording,
   searchRecording: recordings.searchRecording,
   verifyRecording: recordings.verifyRecording,

@@ -178,6 +178,32 @@ export const getRecordingCast = defineRoute({
   errors: { 404: 'No session with that id that the caller may see', 416: 'Range outside the file' },
 });
 
+export const getRecordingBundle = defineRoute({
+  id: 'recording.bundle',
+  method: 'GET',
+  path: '/api/recording/{id}/bundle',
+  tag: 'sessions',
+  summary:
+    'The evidence bundle of a finished session (application/x-tar, gatehouse-session-<id>.tar): the recording, its ' +
+    'chain, the signed manifest and checkpoints, the signed video statement when there is a video, the public key and a ' +
+    'README. Check it offline with `npx gatehouse verify gatehouse-session-<id>.tar --key <fingerprint>`. Audited.',
+  access: { kind: 'permissions', anyOf: ['list-recording'], ticket: true },
+  params: idParam,
+  query: z.object({
+    ticket: z
+      .string()
+      .max(600)
+      .optional()
+      .describe('From POST /api/recording/{id}/ticket, instead of the token header'),
+  }),
+  raw: 'application/x-tar',
+  response: z.unknown(),
+  errors: {
+    404: 'No session with that id that the caller may see, or its files are missing',
+    409: 'The session is live (the bundle exists once it ends), unsigned, or its video is still being uploaded',
+  },
+});
+
 export const getRecordingVideo = defineRoute({
   id: 'recording.video',
   method: 'GET',

@@ -1,0 +1,103 @@
+import { createPrivateKey } from 'node:crypto';
+import fs from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import type { Database } from '../../db/client.js';
+import { HttpError } from '../../http/errors.js';
+import { bundleFileName, evidenceBundle, fileDigest } from '../../recordings/bundle.js';
+import { type SignedCheckpoint, type SignedManifest, keyFingerprint } from '../../recordings/chain.js';
+import { playbackOf, videoPathOf } from '../../recordings/video.service.js';
+import type { Principal } from '../auth/principal.js';
+import type { SessionsService } from './sessions.service.js';
+
+interface CheckpointRow {
+  seq: number;
+  bytes: string | number;
+  chain_head: string;
+  at: Date | string;
+  signature: string;
+}
+
+/** A bundle ready to send: its name, exact length and bytes. */
+export interface BundleDownload {
+  fileName: string;
+  size: number;
+  stream: Readable;
+}
+
+/**
+ * Evidence bundles of finished sessions, for whoever may watch the session (the policy decides,
+ * through SessionsService.forWatcher). Everything is read from the recording storage and the
+ * database as stored: the bundle shows what there is, and the verifier judges it.
+ */
+export class EvidenceBundles {
+  constructor(
+    private readonly database: Database,
+    private readonly sessions: SessionsService,
+    private readonly keys: () => Promise<{ signingKey: string }>,
+  ) {}
+
+  /** The bundle of one session, or a 404/409 saying why there is none. */
+  async open(principal: Principal, id: string): Promise<BundleDownload> {
+    const row = await this.sessions.forWatcher(principal, id);
+    if (!row.endedOn)
+      throw new HttpError(409, 'The session is live: its evidence bundle exists once the session ends and is signed.');
+    if (!row.manifest)
+      throw new HttpError(409, 'This recording has no signed manifest, so there is no evidence bundle to make.');
+    const manifest = row.manifest as SignedManifest;
+    const [cast, chain] = await Promise.all([
+      fs.stat(row.storagePath).catch(() => undefined),
+      fs.stat(`${row.storagePath}.chain`).catch(() => undefined),
+    ]);
+    if (!cast || !chain) throw new HttpError(404, 'The recording’s files are missing from the recording storage.');
+    const signingKey = createPrivateKey((await this.keys()).signingKey);
+    const current = keyFingerprint(signingKey);
+    const signedBy = (() => {
+      try {
+        return keyFingerprint(manifest.public_key);
+      } catch {
+        return 'an unreadable key';
+      }
+    })();
+    // Bundle-time statements are signed with the key that signed the manifest, so one key checks all.
+    if (signedBy !== current)
+      throw new HttpError(
+        409,
+        `This recording was signed with the key ${signedBy}, not with this server’s current key ${current}: its bundle cannot be signed with one key.`,
+      );
+    let video: { sha256: string; bytes: number } | undefined;
+    if (row.hasVideo && row.videoBytes > 0) {
+      if (playbackOf(row).live)
+        throw new HttpError(409, 'The session’s video is still being uploaded: try again once it is complete.');
+      video = await fileDigest(videoPathOf(row.storagePath), row.videoBytes).catch(() => {
+        throw new HttpError(404, 'The session’s video is missing from the recording storage.');
+      });
+    }
+    const { size, stream } = evidenceBundle({
+      recordingId: row.id,
+      endedOn: row.endedOn,
+      cast: { path: row.storagePath, size: cast.size },
+      chain: { path: `${row.storagePath}.chain`, size: chain.size },
+      manifest,
+      checkpoints: await this.checkpoints(row.id),
+      video,
+      signingKey,
+    });
+    return { fileName: bundleFileName(row.id), size, stream };
+  }
+
+  /** The recording's signed checkpoints (recording_checkpoints, migration 0018), in order. */
+  private async checkpoints(id: string): Promise<SignedCheckpoint[]> {
+    const rows = await this.database.query<CheckpointRow>(
+      'SELECT seq, bytes, chain_head, at, signature FROM recording_checkpoints WHERE recording_id = $1 ORDER BY seq',
+      [id],
+    );
+    return rows.map((r) => ({
+      recording_id: id,
+      seq: Number(r.seq),
+      bytes: Number(r.bytes),
+      chain_head: r.chain_head,
+      at: (r.at instanceof Date ? r.at : new Date(r.at)).toISOString(),
+      signature: r.signature,
+    }));
+  }
+}
