@@ -4,6 +4,7 @@ import { dashboardFeature } from '../features/dashboard/feature';
 import { errorPagesFeature } from '../features/error-pages/feature';
 import { groupsFeature } from '../features/groups/feature';
 import { hostsFeature } from '../features/hosts/feature';
+import { recordingSearchFeature } from '../features/recording-search/feature';
 import { registrationKeysFeature } from '../features/registration-keys/feature';
 import { rolesFeature } from '../features/roles/feature';
 import { sessionsFeature } from '../features/sessions/feature';
@@ -18,6 +19,7 @@ import type { Feature } from '../lib/feature';
 export const FEATURES: readonly Feature[] = [
   systemFeature,
   sessionsFeature,
+  recordingSearchFeature,
   dashboardFeature,
   groupsFeature,
   hostsFeature,

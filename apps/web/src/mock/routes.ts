@@ -118,6 +118,7 @@ export const MOCK_ROUTES = {
   getRecordingVideo: { name: 'getRecordingVideo', method: 'GET', path: '/api/recording/{id}/video', access: 'ticket' },
   seekRecording: { name: 'seekRecording', method: 'GET', path: '/api/recording/{id}/seek', access: auth },
   searchRecording: { name: 'searchRecording', method: 'GET', path: '/api/recording/{id}/search', access: auth },
+  searchRecordings: { name: 'searchRecordings', method: 'GET', path: '/api/recording/search', access: auth },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify', access: auth },
   terminateTunnel: { name: 'terminateTunnel', method: 'DELETE', path: '/api/tunnel/{id}', access: auth },
   listOutbox: { name: 'listOutbox', method: 'GET', path: '/api/mail/outbox', access: auth },

@@ -24,6 +24,6 @@ export const sessionsFeature: Feature = {
     icon: PlayCircleOutlined,
     permissions: ['list-recording'],
     counts: ['totalSessions', 'liveSessions'],
-    alsoActiveOn: ['/recordings/sessions', '/sessions'],
+    alsoActiveOn: ['/recordings/sessions', '/sessions', '/recordings/search'],
   },
 };

@@ -3,6 +3,7 @@ import { type MockCast, buildCast, searchCast, seekCast } from '../cast';
 import { MockError, type MockContext, type NamedHandler, errorResponse, mockToken, route } from '../http';
 import type { Answer, MockRecording, MockState } from '../types';
 import { dashboardOf } from './dashboard';
+import { searchHandlers } from './recording-search';
 import { listSessions } from './sessions-list';
 
 /** The cast file answered whole or as the range asked for (206), like the server's send-file. */
@@ -119,5 +120,6 @@ export function recordingHandlers(state: MockState, context: MockContext): Named
       casts.delete(row.id);
       return { message: `Session on ${row.host.hostname} terminated.` };
     }),
+    ...searchHandlers(state, context, castOf),
   ];
 }

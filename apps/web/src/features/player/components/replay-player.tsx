@@ -3,8 +3,9 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTheme } from '@mui/material/styles';
-import type { KeyboardEvent } from 'react';
+import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
 import { useReplay } from '../replay/use-replay';
 import { useTerminalHost } from '../terminal/use-terminal-host';
 import { DownloadButton } from './download-button';
@@ -33,6 +34,15 @@ export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
   const theme = useTheme();
   const [frameRef, host] = useTerminalHost(recording.width || 80, recording.height || 24);
   const { engine, state } = useReplay(recording.id, host, recording.ended_on === null);
+  // ?t=seconds (search across recordings links so): once ready, the replay opens at that moment.
+  const [params] = useSearchParams();
+  const startAt = Number(params.get('t') ?? '');
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current || state.status !== 'ready') return;
+    started.current = true;
+    if (Number.isFinite(startAt) && startAt > 0) void engine.seek(startAt);
+  }, [engine, state.status, startAt]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement;

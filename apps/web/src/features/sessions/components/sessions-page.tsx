@@ -1,3 +1,4 @@
+import ManageSearchOutlined from '@mui/icons-material/ManageSearchOutlined';
 import PlayCircleOutlined from '@mui/icons-material/PlayCircleOutlined';
 import RefreshOutlined from '@mui/icons-material/RefreshOutlined';
 import Alert from '@mui/material/Alert';
@@ -7,7 +8,7 @@ import Paper from '@mui/material/Paper';
 import type { GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate } from 'react-router';
 import { EmptyState } from '../../../components/data-table/table-states';
 import { PageHeader } from '../../../components/page-header';
 import { useDebouncedValue } from '../../../components/use-debounced-value';
@@ -96,14 +97,19 @@ export function SessionsPage() {
         title={t('pages.sessions')}
         subtitle={t('sessions.subtitle')}
         actions={
-          <Button
-            variant="outlined"
-            startIcon={<RefreshOutlined />}
-            onClick={() => void list.refetch()}
-            disabled={list.isFetching}
-          >
-            {t('common.refresh')}
-          </Button>
+          <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
+            <Button component={RouterLink} to="/recordings/search" startIcon={<ManageSearchOutlined />}>
+              {t('recordingSearch.open')}
+            </Button>
+            <Button
+              variant="outlined"
+              startIcon={<RefreshOutlined />}
+              onClick={() => void list.refetch()}
+              disabled={list.isFetching}
+            >
+              {t('common.refresh')}
+            </Button>
+          </Box>
         }
       />
       <SessionFiltersBar
