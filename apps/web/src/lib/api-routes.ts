@@ -72,6 +72,7 @@ export const API = {
   getIngressTls: { name: 'getIngressTls', method: 'GET', path: '/api/ingress-tls' },
   saveIngressTls: { name: 'saveIngressTls', method: 'POST', path: '/api/ingress-tls' },
   getVersions: { name: 'getVersions', method: 'GET', path: '/api/versions' },
+  getSigningKey: { name: 'getSigningKey', method: 'GET', path: '/api/signing-key' },
   saveVersion: { name: 'saveVersion', method: 'POST', path: '/api/version' },
   listAgents: { name: 'listAgents', method: 'GET', path: '/api/agent' },
   getAgentConfig: { name: 'getAgentConfig', method: 'GET', path: '/api/agent/{id}/config' },

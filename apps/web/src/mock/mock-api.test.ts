@@ -112,6 +112,7 @@ describe('mock answers match the contract', () => {
       ['getLicense', {}],
       ['getIngressTls', {}],
       ['getVersions', {}],
+      ['getSigningKey', {}],
       ['getDashboard', { query: { tz: 'UTC' } }],
       ['listAgents', {}],
       ['getAgentConfig', { params: { id: agent?.id ?? '' } }],

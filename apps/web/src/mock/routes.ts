@@ -92,6 +92,7 @@ export const MOCK_ROUTES = {
   getIngressTls: { name: 'getIngressTls', method: 'GET', path: '/api/ingress-tls', access: auth },
   saveIngressTls: { name: 'saveIngressTls', method: 'POST', path: '/api/ingress-tls', access: auth },
   getVersions: { name: 'getVersions', method: 'GET', path: '/api/versions', access: auth },
+  getSigningKey: { name: 'getSigningKey', method: 'GET', path: '/api/signing-key', access: auth },
   saveVersion: { name: 'saveVersion', method: 'POST', path: '/api/version', access: auth },
   getDashboard: { name: 'getDashboard', method: 'GET', path: '/api/agent/dashboard', access: auth },
   listAgents: { name: 'listAgents', method: 'GET', path: '/api/agent', access: auth },

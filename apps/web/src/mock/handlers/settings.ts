@@ -15,6 +15,16 @@ const SSH_LIMITS = [
 ] as const;
 type AuthConfig = Answer<'getSsoConfig'>;
 
+/** The recording signing key of the mock installation: kept with the data, as by default. */
+const MOCK_SIGNING_KEY: Answer<'getSigningKey'> = {
+  fingerprint: 'SHA256:mWq2+0Vt6yq8cV3kqD8pQeCJ0u9mB7aXxwS4nDk1Zs0',
+  public_key:
+    '-----BEGIN PUBLIC KEY-----\nMCowBQYDK2VwAyEAmock0mock0mock0mock0mock0mock0mock0mock0mo=\n-----END PUBLIC KEY-----\n',
+  source: 'data-folder',
+  with_data: true,
+  earlier_keys: [],
+};
+
 /** Fields sent replace those kept, recursively (objects merge, anything else replaces). */
 function merged<T>(kept: T, sent: unknown): T {
   if (typeof kept !== 'object' || kept === null || Array.isArray(kept)) return (sent ?? kept) as T;
@@ -91,6 +101,7 @@ export function settingsHandlers(state: MockState, context: MockContext): NamedH
       throw new MockError(400, 'Mock data installs no certificate: turn mock data off to install it on your server.');
     }),
     route(context, 'getVersions', () => versionsOf(state.agents, state.versions.desired_agent_version)),
+    route(context, 'getSigningKey', () => MOCK_SIGNING_KEY),
     route(context, 'saveVersion', ({ body }) => {
       const tag = required(body, 'agent_version', 'agent_version is a version tag such as 2.0.1');
       if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(tag))

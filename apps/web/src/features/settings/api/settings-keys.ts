@@ -3,6 +3,7 @@ export const SETTINGS_KEYS = {
   license: ['settings', 'license'],
   ingressTls: ['settings', 'ingress-tls'],
   versions: ['settings', 'versions'],
+  signingKey: ['settings', 'signing-key'],
   general: ['settings', 'general'],
   /** The mail outbox: its list, and each message read. */
   outbox: ['settings', 'outbox'],

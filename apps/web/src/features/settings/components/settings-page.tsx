@@ -14,11 +14,12 @@ import { GeneralSettingsSection } from './general-settings-section';
 import { LicenseSection } from './license-section';
 import { OutboxSection } from './outbox-section';
 import { SecuritySettingsSection } from './security-settings-section';
+import { SigningKeySection } from './signing-key-section';
 import { SsoSection } from './sso-section';
 import { VersionsSection } from './versions-section';
 
 /** The sections of the screen. */
-type SectionId = 'license' | 'certificate' | 'general' | 'outbox' | 'security' | 'sso' | 'versions';
+type SectionId = 'license' | 'certificate' | 'general' | 'outbox' | 'security' | 'signatures' | 'sso' | 'versions';
 
 interface Section {
   id: SectionId;
@@ -37,14 +38,16 @@ const SECTIONS: readonly Section[] = [
   // Beside the SMTP settings: the mail kept while no SMTP server is set.
   { id: 'outbox', adminOnly: true, render: () => <OutboxSection /> },
   { id: 'security', permissions: ['manage-settings'], render: () => <SecuritySettingsSection /> },
+  // The server answers holders of either: auditors check recordings with the fingerprint.
+  { id: 'signatures', permissions: ['manage-settings', 'list-recording'], render: () => <SigningKeySection /> },
   { id: 'sso', permissions: ['manage-sso-config'], render: () => <SsoSection /> },
   { id: 'versions', render: (can) => <VersionsSection canManage={can('manage-kubernetes')} /> },
 ];
 
 /**
  * /settings (spec §2.2): licence, ingress certificate, general settings, the mail outbox (admin
- * role), security settings, single sign-on and versions, each section shown by permission; the
- * open section is in the URL (?section=).
+ * role), security settings, recording signatures, single sign-on and versions, each section
+ * shown by permission; the open section is in the URL (?section=).
  */
 export function SettingsPage() {
   const { t } = useTranslation();
