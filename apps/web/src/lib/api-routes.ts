@@ -89,6 +89,7 @@ export const API = {
   getRecordingDetail: { name: 'getRecordingDetail', method: 'GET', path: '/api/recording/{id}/data' },
   openRecording: { name: 'openRecording', method: 'POST', path: '/api/recording/{id}/ticket' },
   getRecordingCast: { name: 'getRecordingCast', method: 'GET', path: '/api/recording/{id}/cast' },
+  getRecordingBundle: { name: 'getRecordingBundle', method: 'GET', path: '/api/recording/{id}/bundle' },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify' },
   terminateTunnel: { name: 'terminateTunnel', method: 'DELETE', path: '/api/tunnel/{id}' },
   ldapLogin: { name: 'ldapLogin', method: 'POST', path: '/ldap/login' },

@@ -117,6 +117,12 @@ export const MOCK_ROUTES = {
   openRecording: { name: 'openRecording', method: 'POST', path: '/api/recording/{id}/ticket', access: auth },
   getRecordingCast: { name: 'getRecordingCast', method: 'GET', path: '/api/recording/{id}/cast', access: 'ticket' },
   getRecordingVideo: { name: 'getRecordingVideo', method: 'GET', path: '/api/recording/{id}/video', access: 'ticket' },
+  getRecordingBundle: {
+    name: 'getRecordingBundle',
+    method: 'GET',
+    path: '/api/recording/{id}/bundle',
+    access: 'ticket',
+  },
   seekRecording: { name: 'seekRecording', method: 'GET', path: '/api/recording/{id}/seek', access: auth },
   searchRecording: { name: 'searchRecording', method: 'GET', path: '/api/recording/{id}/search', access: auth },
   searchRecordings: { name: 'searchRecordings', method: 'GET', path: '/api/recording/search', access: auth },

@@ -74,6 +74,10 @@ export function recordingHandlers(state: MockState, context: MockContext): Named
     route(context, 'getRecordingVideo', () =>
       errorResponse(404, 'No video for that session: mock data has no videos.'),
     ),
+    route(context, 'getRecordingBundle', ({ params }) => {
+      recordingAt(params.id);
+      return errorResponse(409, 'Mock data has no signed recordings: evidence bundles come from a real server.');
+    }),
     route(context, 'seekRecording', ({ params, query }) =>
       seekCast(castOf(recordingAt(params.id)), Number(query.get('t') ?? 0) || 0),
     ),

@@ -44,15 +44,19 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** A URL to the recording's cast or video carrying a fresh ticket, for a <video> or a download. */
-export async function mediaUrl(id: string, kind: 'cast' | 'video', download = false): Promise<string> {
+/** What a player downloads: the asciicast, the video, or the evidence bundle (always an attachment). */
+export type MediaKind = 'cast' | 'video' | 'bundle';
+
+/** A URL to the recording's cast, video or evidence bundle carrying a fresh ticket. */
+export async function mediaUrl(id: string, kind: MediaKind, download = false): Promise<string> {
   const { ticket } = await apiCall(PLAYER_API.openRecording, { params: { id } });
+  if (kind === 'bundle') return buildUrl(PLAYER_API.getRecordingBundle.path, { id }, { ticket });
   const route = kind === 'cast' ? PLAYER_API.getRecordingCast : PLAYER_API.getRecordingVideo;
   return buildUrl(route.path, { id }, { ticket, ...(download ? { download: 'true' } : {}) });
 }
 
 /** Saves the file through the browser's download (the server answers it as an attachment). */
-export async function downloadMedia(id: string, kind: 'cast' | 'video'): Promise<void> {
+export async function downloadMedia(id: string, kind: MediaKind): Promise<void> {
   const link = document.createElement('a');
   link.href = await mediaUrl(id, kind, true);
   link.download = '';

@@ -8,6 +8,7 @@ export const PLAYER_API = {
   openRecording: { name: 'openRecording', method: 'POST', path: '/api/recording/{id}/ticket' },
   getRecordingCast: { name: 'getRecordingCast', method: 'GET', path: '/api/recording/{id}/cast' },
   getRecordingVideo: { name: 'getRecordingVideo', method: 'GET', path: '/api/recording/{id}/video' },
+  getRecordingBundle: { name: 'getRecordingBundle', method: 'GET', path: '/api/recording/{id}/bundle' },
   seekRecording: { name: 'seekRecording', method: 'GET', path: '/api/recording/{id}/seek' },
   searchRecording: { name: 'searchRecording', method: 'GET', path: '/api/recording/{id}/search' },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify' },

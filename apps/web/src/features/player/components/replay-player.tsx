@@ -73,6 +73,7 @@ export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
           <IntegrityChip recordingId={recording.id} />
           <Box sx={{ flex: 1 }} />
           <DownloadButton recordingId={recording.id} kind="cast" />
+          {recording.ended_on !== null ? <DownloadButton recordingId={recording.id} kind="bundle" /> : null}
         </Stack>
         {state.status === 'error' ? (
           <Alert severity="error">{t('player.replay.loadFailed', { message: state.error ?? '' })}</Alert>

@@ -13,6 +13,7 @@ import { useErrorText } from '../../../components/use-error-text';
 import { useDownloadCast } from '../api/download-cast';
 import type { SessionDetail } from '../api/session-detail';
 import { useVerifySession } from '../api/verify-session';
+import { BundleDownloadButton } from './bundle-download-button';
 import type { SessionRow } from '../derive';
 import { isLive } from '../derive';
 import { IntegrityAlert } from './integrity-alert';
@@ -70,6 +71,7 @@ export function SessionActions({ row, detail, canTerminate, onWatch, onReplay, o
             {t('sessions.actions.download')}
           </Button>
         ) : null}
+        {!live && detail?.manifest_signed !== false ? <BundleDownloadButton recordingId={row.id} /> : null}
         <Button
           variant="outlined"
           startIcon={verify.isPending ? spinner : <VerifiedUserOutlined />}
