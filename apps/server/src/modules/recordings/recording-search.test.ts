@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecordingTextRepository } from '../../recordings/recording-text.repository.js';
 import { TEXT_CAPS, extractText } from '../../recordings/text-extract.js';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
-import { enrolHost, recordSession } from './search-fixtures.js';
+import { enrolHost, recordSession } from '../../test/recorded-sessions.js';
 
 type Hit = {
   t: number;

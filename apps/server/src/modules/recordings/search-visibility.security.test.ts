@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
-import { type TestHost, enrolHost, recordSession } from './search-fixtures.js';
+import { type TestHost, enrolHost, recordSession } from '../../test/recorded-sessions.js';
 
 type Found = { sessions: { recording: { id: string; host: { hostname: string } } }[]; next_cursor: string | null };
 

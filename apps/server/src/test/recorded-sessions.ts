@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Recorder } from '../../recordings/recorder.js';
-import type { TestServer } from '../../test/harness.js';
-import { hashToken } from '../auth/tokens.js';
+import type { Recorder } from '../recordings/recorder.js';
+import type { TestServer } from './harness.js';
+import { hashToken } from '../modules/auth/tokens.js';
 
 /** One step of a scripted session: output, typed input, a marker (JSON), or a pause in ms. */
 export type Step = { o: string } | { i: string } | { m: Record<string, unknown> } | { wait: number };
