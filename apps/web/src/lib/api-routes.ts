@@ -92,6 +92,8 @@ export const API = {
   getRecordingBundle: { name: 'getRecordingBundle', method: 'GET', path: '/api/recording/{id}/bundle' },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify' },
   terminateTunnel: { name: 'terminateTunnel', method: 'DELETE', path: '/api/tunnel/{id}' },
+  placeRecordingHold: { name: 'placeRecordingHold', method: 'PUT', path: '/api/recording/{id}/hold' },
+  liftRecordingHold: { name: 'liftRecordingHold', method: 'DELETE', path: '/api/recording/{id}/hold' },
   ldapLogin: { name: 'ldapLogin', method: 'POST', path: '/ldap/login' },
   startSso: { name: 'startSso', method: 'POST', path: '/sso/start' },
   ssoToken: { name: 'ssoToken', method: 'GET', path: '/sso/token' },

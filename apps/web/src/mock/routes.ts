@@ -128,6 +128,8 @@ export const MOCK_ROUTES = {
   searchRecordings: { name: 'searchRecordings', method: 'GET', path: '/api/recording/search', access: auth },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify', access: auth },
   terminateTunnel: { name: 'terminateTunnel', method: 'DELETE', path: '/api/tunnel/{id}', access: auth },
+  placeRecordingHold: { name: 'placeRecordingHold', method: 'PUT', path: '/api/recording/{id}/hold', access: auth },
+  liftRecordingHold: { name: 'liftRecordingHold', method: 'DELETE', path: '/api/recording/{id}/hold', access: auth },
   listOutbox: { name: 'listOutbox', method: 'GET', path: '/api/mail/outbox', access: auth },
   getOutboxMessage: { name: 'getOutboxMessage', method: 'GET', path: '/api/mail/outbox/{id}', access: auth },
   deleteOutboxMessage: { name: 'deleteOutboxMessage', method: 'DELETE', path: '/api/mail/outbox/{id}', access: auth },

@@ -19,6 +19,7 @@ export type PermissionArea = (typeof PERMISSION_AREAS)[number];
 const AREA_OF: Record<Permission, PermissionArea> = {
   'list-recording': 'sessions',
   'terminate-session': 'sessions',
+  'manage-legal-hold': 'sessions',
   'list-host': 'agents',
   'modify-agent-config': 'agents',
   'list-all-tunnel-definitions': 'tunnels',

@@ -15,6 +15,7 @@ const row = (patch: Partial<SessionRow> = {}): SessionRow => ({
   end_reason: 'client-closed',
   terminated_by: null,
   forwards: [],
+  legal_hold: { held: false, by: null, at: null, reason: null },
   ...patch,
 });
 

@@ -101,6 +101,16 @@ export function generateRecordings(
       terminated_by: terminatedBy,
       // Some sessions on definitions that allow it forwarded a port (ssh -L); no draw, so the rest stays as seeded.
       forwards: tunnel.allow_port_forwarding && index % 3 === 1 ? [`${hostname}:5432`] : [],
+      // A few finished sessions on legal hold (no draw, so the rest stays as seeded).
+      legal_hold:
+        !live && index % 37 === 11
+          ? {
+              held: true,
+              by: admins[0]?.email ?? 'admin@gatehouse.local',
+              at: new Date(started + 86_400_000).toISOString(),
+              reason: `Case ${String(2026_000 + index)}: preserve for review`,
+            }
+          : { held: false, by: null, at: null, reason: null },
       width,
       height,
       login: tunnel.ssh_login ?? 'user',

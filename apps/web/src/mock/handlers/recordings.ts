@@ -4,6 +4,7 @@ import { MockError, type MockContext, type NamedHandler, errorResponse, mockToke
 import type { Answer, MockRecording, MockState } from '../types';
 import { dashboardOf } from './dashboard';
 import { searchHandlers } from './recording-search';
+import { holdHandlers } from './legal-hold';
 import { listSessions } from './sessions-list';
 
 /** The cast file answered whole or as the range asked for (206), like the server's send-file. */
@@ -124,6 +125,7 @@ export function recordingHandlers(state: MockState, context: MockContext): Named
       casts.delete(row.id);
       return { message: `Session on ${row.host.hostname} terminated.` };
     }),
+    ...holdHandlers(context, recordingAt),
     ...searchHandlers(state, context, castOf),
   ];
 }

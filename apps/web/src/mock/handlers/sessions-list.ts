@@ -58,6 +58,7 @@ export function listSessions(state: MockState, query: URLSearchParams): Answer<'
   const order = query.get('order') === 'asc' ? 1 : -1;
   const limit = Math.min(10_000, Math.max(1, Number(query.get('limit') ?? 1000) || 1000));
   const live = query.get('live');
+  const hold = query.get('hold');
   const tunnel = query.get('tunnel');
   const q = (query.get('q') ?? '').trim().toLowerCase();
   const minDuration = Number(query.get('min_duration') ?? 0) || 0;
@@ -70,6 +71,7 @@ export function listSessions(state: MockState, query: URLSearchParams): Answer<'
         started <= end &&
         (!query.get('type') || row.type === query.get('type')) &&
         (live === null || (live === 'true') === (row.ended_on === null)) &&
+        (hold === null || (hold === 'true') === row.legal_hold.held) &&
         (!query.get('host') || row.host.id === query.get('host')) &&
         (!query.get('user') || row.user.email === query.get('user')) &&
         (!tunnel || tunnel === 'all' || row.tunnel === tunnel) &&

@@ -60,6 +60,15 @@ describe('listQuery', () => {
 });
 
 describe('readFilters', () => {
+  it('reads the legal-hold filter from the URL and sends hold=true or hold=false, never an unknown value', () => {
+    expect(readFilters(new URLSearchParams('hold=held')).hold).toBe('held');
+    expect(readFilters(new URLSearchParams('hold=not-held')).hold).toBe('not-held');
+    expect(readFilters(new URLSearchParams('hold=true')).hold).toBe('any');
+    expect(listQuery(page({ hold: 'held' }), now).hold).toBe('true');
+    expect(listQuery(page({ hold: 'not-held' }), now).hold).toBe('false');
+    expect(listQuery(page(), now).hold).toBeUndefined();
+  });
+
   it('reads the filters and order from the URL and ignores values it does not know', () => {
     expect(
       readFilters(new URLSearchParams('time=PastWeek&type=agent&live=live&tunnel=db&q=web&sort=user&order=asc')),
@@ -67,6 +76,7 @@ describe('readFilters', () => {
       time: 'PastWeek',
       type: 'agent',
       live: 'live',
+      hold: 'any',
       tunnel: 'db',
       q: 'web',
       sort: 'user',

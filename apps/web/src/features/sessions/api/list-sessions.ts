@@ -16,11 +16,15 @@ export type SessionSort = (typeof RECORDING_SORTS)[number];
 /** The live filter: any session, only live ones or only finished ones. */
 export type LiveFilter = 'any' | 'live' | 'finished';
 
+/** The legal-hold filter: any session, only those on hold or only those not on hold. */
+export type HoldFilter = 'any' | 'held' | 'not-held';
+
 /** The filters of the session list (spec §3 client state: time, session type, live, tunnel; plus text). */
 export interface SessionFilters {
   time: TimeFilter;
   type: SessionKind | 'any';
   live: LiveFilter;
+  hold: HoldFilter;
   /** A tunnel definition's name, or 'all' (the default). */
   tunnel: string;
   /** Text in the hostname, user or tunnel name, searched by the server. */
@@ -28,7 +32,7 @@ export interface SessionFilters {
 }
 
 /** Filters as a new visitor gets them. */
-export const DEFAULT_FILTERS: SessionFilters = { time: '-1', type: 'any', live: 'any', tunnel: 'all', q: '' };
+export const DEFAULT_FILTERS: SessionFilters = { time: '-1', type: 'any', live: 'any', hold: 'any', tunnel: 'all', q: '' };
 
 /** One page of the list: the filters, the order and the keyset cursor of the page. */
 export interface SessionListParams extends SessionFilters {
@@ -56,6 +60,7 @@ export function listQuery(params: SessionListParams, now: Date): Record<string, 
     order: params.order,
     type: params.type === 'any' ? undefined : params.type,
     live,
+    hold: params.hold === 'any' ? undefined : String(params.hold === 'held'),
     min_duration: window.minDuration === undefined ? undefined : String(window.minDuration),
     tunnel: params.tunnel === 'all' || params.tunnel === '' ? undefined : params.tunnel,
     q: q === '' ? undefined : q,

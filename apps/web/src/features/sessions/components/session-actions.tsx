@@ -1,5 +1,6 @@
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
 import PlayArrowOutlined from '@mui/icons-material/PlayArrowOutlined';
+import GavelOutlined from '@mui/icons-material/GavelOutlined';
 import StopCircleOutlined from '@mui/icons-material/StopCircleOutlined';
 import VerifiedUserOutlined from '@mui/icons-material/VerifiedUserOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
@@ -11,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { useErrorText } from '../../../components/use-error-text';
 import { useDownloadCast } from '../api/download-cast';
+import type { HoldAction } from '../api/legal-hold';
 import type { SessionDetail } from '../api/session-detail';
 import { useVerifySession } from '../api/verify-session';
 import { BundleDownloadButton } from './bundle-download-button';
@@ -27,12 +29,24 @@ export interface SessionActionsProps {
   onWatch: () => void;
   onReplay: () => void;
   onTerminate: () => void;
+  /** The caller holds manage-legal-hold: Place hold or Lift hold is offered. */
+  canHold?: boolean;
+  onHold?: (action: HoldAction) => void;
 }
 
 const spinner = <CircularProgress size={16} color="inherit" />;
 
 /** Watch live, Replay, Download (.cast), Verify integrity and Terminate, as the session allows. */
-export function SessionActions({ row, detail, canTerminate, onWatch, onReplay, onTerminate }: SessionActionsProps) {
+export function SessionActions({
+  row,
+  detail,
+  canTerminate,
+  onWatch,
+  onReplay,
+  onTerminate,
+  canHold,
+  onHold,
+}: SessionActionsProps) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const errorText = useErrorText();
@@ -80,6 +94,16 @@ export function SessionActions({ row, detail, canTerminate, onWatch, onReplay, o
         >
           {t('sessions.actions.verify')}
         </Button>
+        {canHold && onHold ? (
+          <Button
+            variant="outlined"
+            color={row.legal_hold?.held ? 'warning' : 'inherit'}
+            startIcon={<GavelOutlined />}
+            onClick={() => onHold(row.legal_hold?.held ? 'lift' : 'place')}
+          >
+            {t(row.legal_hold?.held ? 'sessions.hold.lift' : 'sessions.hold.place')}
+          </Button>
+        ) : null}
         {live && canTerminate ? (
           <Button variant="outlined" color="error" startIcon={<StopCircleOutlined />} onClick={onTerminate}>
             {t('sessions.actions.terminate')}

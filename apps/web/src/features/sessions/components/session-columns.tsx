@@ -7,6 +7,7 @@ import type { ReactElement } from 'react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
+import { LegalHoldChip } from './legal-hold-chip';
 import type { SessionRow } from '../derive';
 import { isLive, sessionType } from '../derive';
 import { DurationText, ForwardChip, LtrText, SessionSummary, StatusChip, TypeLabel } from './session-cells';
@@ -38,8 +39,13 @@ export function useSessionColumns(
         field: 'status',
         headerName: t('sessions.columns.status'),
         sortable: false,
-        width: 120,
-        renderCell: ({ row }) => <StatusChip live={isLive(row)} />,
+        width: 200,
+        renderCell: ({ row }) => (
+          <>
+            <StatusChip live={isLive(row)} />
+            <LegalHoldChip hold={row.legal_hold} />
+          </>
+        ),
       },
       {
         field: 'type',

@@ -10,6 +10,7 @@ import Typography from '@mui/material/Typography';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useErrorText } from '../../../components/use-error-text';
+import type { HoldAction } from '../api/legal-hold';
 import { useSessionDetail } from '../api/session-detail';
 import type { SessionRow } from '../derive';
 import { SessionActions } from './session-actions';
@@ -25,6 +26,9 @@ export interface SessionDetailDrawerProps {
   onWatch: (row: SessionRow) => void;
   onReplay: (row: SessionRow) => void;
   onTerminate: (row: SessionRow) => void;
+  /** The caller holds manage-legal-hold. */
+  canHold?: boolean;
+  onHold?: (row: SessionRow, action: HoldAction) => void;
 }
 
 /**
@@ -85,6 +89,8 @@ export function SessionDetailDrawer(props: SessionDetailDrawerProps) {
               onWatch={() => props.onWatch(shown)}
               onReplay={() => props.onReplay(shown)}
               onTerminate={() => props.onTerminate(shown)}
+              canHold={props.canHold}
+              onHold={(action) => props.onHold?.(shown, action)}
             />
             <SessionFacts row={shown} detail={detail.data?.id === shown.id ? detail.data : undefined} />
           </Box>

@@ -3,6 +3,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
+import { LegalHoldChip } from './legal-hold-chip';
 import type { SessionDetail } from '../api/session-detail';
 import type { SessionRow } from '../derive';
 import { formatBytes, isLive, sessionType } from '../derive';
@@ -34,7 +35,21 @@ export function SessionFacts({ row, detail }: { row: SessionRow; detail: Session
     >
       <Fact label={t('sessions.columns.status')}>
         <StatusChip live={isLive(row)} />
+        <LegalHoldChip hold={row.legal_hold} />
       </Fact>
+      {row.legal_hold?.held ? (
+        <>
+          <Fact label={t('sessions.hold.heldBy')}>
+            <span dir="ltr">{row.legal_hold.by ?? '-'}</span>
+          </Fact>
+          <Fact label={t('sessions.hold.heldSince')}>{formatDateTime(row.legal_hold.at)}</Fact>
+          <Fact label={t('sessions.hold.heldReason')}>
+            <Box component="span" dir="auto" sx={{ whiteSpace: 'pre-wrap' }}>
+              {row.legal_hold.reason ?? '-'}
+            </Box>
+          </Fact>
+        </>
+      ) : null}
       <Fact label={t('sessions.columns.type')}>
         <TypeLabel kind={sessionType(row)} />
       </Fact>

@@ -106,6 +106,18 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
       <TextField
         select
         size="small"
+        label={t('sessions.hold.filter')}
+        value={filters.hold}
+        onChange={(event) => onChange({ hold: event.target.value as SessionFilters['hold'] })}
+        sx={selectSx}
+      >
+        <MenuItem value="any">{t('sessions.hold.filterAny')}</MenuItem>
+        <MenuItem value="held">{t('sessions.hold.filterHeld')}</MenuItem>
+        <MenuItem value="not-held">{t('sessions.hold.filterNotHeld')}</MenuItem>
+      </TextField>
+      <TextField
+        select
+        size="small"
         label={t('sessions.filters.tunnel')}
         value={filters.tunnel}
         onChange={(event) => onChange({ tunnel: event.target.value })}

@@ -21,6 +21,7 @@ import type { SessionRow } from '../derive';
 import { playerPath } from '../player-path';
 import type { SessionAction } from './session-columns';
 import { SessionDetailDrawer } from './session-detail-drawer';
+import { type HoldTarget, LegalHoldDialog } from './legal-hold-dialog';
 import { SessionFiltersBar } from './session-filters';
 import { SessionsGrid } from './sessions-grid';
 import { TerminateDialog } from './terminate-dialog';
@@ -40,6 +41,7 @@ export function SessionsPage() {
   const q = useDebouncedValue(search.trim(), 350);
   const [selected, setSelected] = useState<SessionRow | null>(null);
   const [terminating, setTerminating] = useState<SessionRow | null>(null);
+  const [holding, setHolding] = useState<HoldTarget | null>(null);
 
   // The typed text reaches the URL (and the server) once typing pauses; a URL change (Back, Clear) reaches the box.
   const writeSearch = useEffectEvent((settled: string) => {
@@ -56,7 +58,7 @@ export function SessionsPage() {
   const pagingKey = JSON.stringify(filters);
   const { paging, cursor, onChange: onPaging } = useCursorPaging(pagingKey);
   // The refresh timer pauses while a dialog is open (spec §4 ignore-refresh).
-  const refresh = terminating === null;
+  const refresh = terminating === null && holding === null;
   const list = useSessionList({ ...listFilters, sort, order, pageSize: paging.pageSize, cursor }, refresh);
   const nextCursor = list.data?.next_cursor ?? null;
 
@@ -90,6 +92,7 @@ export function SessionsPage() {
   const rows = list.data?.recordings ?? [];
   const nothingAtAll = list.isSuccess && rows.length === 0 && !filtered && paging.page === 0;
   const canTerminate = hasPermission(user, ['terminate-session']);
+  const canHold = hasPermission(user, ['manage-legal-hold']);
 
   return (
     <Box>
@@ -159,8 +162,11 @@ export function SessionsPage() {
         onWatch={(row) => open(row, true)}
         onReplay={(row) => open(row, false)}
         onTerminate={setTerminating}
+        canHold={canHold}
+        onHold={(row, action) => setHolding({ row, action })}
       />
       <TerminateDialog row={terminating} onClose={() => setTerminating(null)} />
+      <LegalHoldDialog target={holding} onClose={() => setHolding(null)} />
     </Box>
   );
 }

@@ -1,12 +1,13 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import type { LiveFilter, SessionFilters, SessionSort } from '../api/list-sessions';
+import type { HoldFilter, LiveFilter, SessionFilters, SessionSort } from '../api/list-sessions';
 import { DEFAULT_FILTERS } from '../api/list-sessions';
 import type { SessionKind } from '../derive';
 import { parseTimeFilter } from '../time-filter';
 
 const KINDS: readonly SessionKind[] = ['ssh', 'rdp', 'generic', 'agent'];
 const LIVE: readonly LiveFilter[] = ['any', 'live', 'finished'];
+const HOLD: readonly HoldFilter[] = ['any', 'held', 'not-held'];
 const SORTS: readonly SessionSort[] = ['started_on', 'ended_on', 'hostname', 'user', 'type'];
 
 /** The list's order: a sort column and its direction. */
@@ -19,11 +20,13 @@ export interface SessionOrder {
 export function readFilters(params: URLSearchParams): SessionFilters & SessionOrder {
   const type = params.get('type');
   const live = params.get('live');
+  const hold = params.get('hold');
   const sort = params.get('sort');
   return {
     time: parseTimeFilter(params.get('time')),
     type: KINDS.find((kind) => kind === type) ?? 'any',
     live: LIVE.find((value) => value === live) ?? 'any',
+    hold: HOLD.find((value) => value === hold) ?? 'any',
     tunnel: params.get('tunnel') || 'all',
     q: params.get('q') ?? '',
     sort: SORTS.find((value) => value === sort) ?? 'started_on',
@@ -61,6 +64,7 @@ export function useSessionFilters() {
     filters.time !== DEFAULTS.time ||
     filters.type !== DEFAULTS.type ||
     filters.live !== DEFAULTS.live ||
+    filters.hold !== DEFAULTS.hold ||
     filters.tunnel !== DEFAULTS.tunnel ||
     filters.q !== '';
   return { filters, change, clear, filtered };
