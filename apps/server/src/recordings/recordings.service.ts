@@ -144,6 +144,11 @@ export class RecordingsService extends EventEmitter {
     return live;
   }
 
+  /** Settles once every chunk of a live recording here that reached the disk is committed (or failed to be). */
+  async committed(id: string): Promise<void> {
+    await this.committers.get(id)?.settled();
+  }
+
   /** The live recording with this id on this instance. */
   find(id: string): LiveRecording | undefined {
     return this.live.get(id);
@@ -308,34 +313,36 @@ export class RecordingsService extends EventEmitter {
    * (every CHECKPOINT_MS; tests call it directly). A checkpoint states committed progress only.
    */
   checkpoint(): Promise<void> {
-    this.checkpointing ??= (async () => {
-      try {
-        for (const [id, committer] of [...this.committers]) {
-          committer.retry();
-          const progress = committer.takeCheckpoint();
-          if (!progress) continue;
-          const signed = signCheckpoint(
-            {
-              recording_id: id,
-              seq: progress.seq,
-              bytes: progress.bytes,
-              chain_head: progress.chainHead,
-              at: new Date().toISOString(),
-            },
-            await this.privateKey(),
-          );
-          await this.repository.addCheckpoint(signed).catch((err: unknown) => {
-            committer.checkpointed = 0; // taken again on the next tick
-            logFailure(this.log, err, 'recording checkpoint not stored');
-          });
-        }
-      } catch (err) {
-        logFailure(this.log, err, 'recording checkpoints not signed');
-      } finally {
-        this.checkpointing = undefined;
-      }
-    })();
+    this.checkpointing ??= this.signCheckpoints().finally(() => {
+      this.checkpointing = undefined;
+    });
     return this.checkpointing;
+  }
+
+  private async signCheckpoints(): Promise<void> {
+    try {
+      for (const [id, committer] of [...this.committers]) {
+        committer.retry();
+        const progress = committer.takeCheckpoint();
+        if (!progress) continue;
+        const signed = signCheckpoint(
+          {
+            recording_id: id,
+            seq: progress.seq,
+            bytes: progress.bytes,
+            chain_head: progress.chainHead,
+            at: new Date().toISOString(),
+          },
+          await this.privateKey(),
+        );
+        await this.repository.addCheckpoint(signed).catch((err: unknown) => {
+          committer.checkpointed = 0; // taken again on the next tick
+          logFailure(this.log, err, 'recording checkpoint not stored');
+        });
+      }
+    } catch (err) {
+      logFailure(this.log, err, 'recording checkpoints not signed');
+    }
   }
 
   /** The signing key, parsed once for as long as it does not change. */
