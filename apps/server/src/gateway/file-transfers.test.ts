@@ -290,6 +290,9 @@ describe.each(DATABASES)('file transfers through the gateway on %s', (kind) => {
     const sftp = await recordings('?kind=sftp');
     expect(sftp.length).toBeGreaterThan(0);
     expect(sftp.every((r) => r.kind === 'sftp')).toBe(true);
+    const byKind = (await recordings('?sort=kind&order=asc')).map((r) => r.kind ?? '');
+    expect(byKind).toEqual([...byKind].sort());
+    expect(new Set(byKind).size).toBeGreaterThan(1);
     const bad = await server.call<{ message: string }>('GET', '/api/recording?kind=telnet', { token: admin });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/kind must be one of shell, exec, sftp, scp, forward/);

@@ -13,6 +13,7 @@ const SORT_KEYS = {
   hostname: sql`${recordings.hostname}`,
   user: sql`${recordings.userEmail}`,
   type: sql`${recordings.type}`,
+  kind: sql`coalesce(${recordings.kind}, '')`,
 } as const;
 export type RecordingSort = keyof typeof SORT_KEYS;
 

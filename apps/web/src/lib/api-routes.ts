@@ -91,6 +91,7 @@ export const API = {
   getRecordingCast: { name: 'getRecordingCast', method: 'GET', path: '/api/recording/{id}/cast' },
   getRecordingBundle: { name: 'getRecordingBundle', method: 'GET', path: '/api/recording/{id}/bundle' },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify' },
+  listRecordingTransfers: { name: 'listRecordingTransfers', method: 'GET', path: '/api/recording/{id}/transfers' },
   terminateTunnel: { name: 'terminateTunnel', method: 'DELETE', path: '/api/tunnel/{id}' },
   placeRecordingHold: { name: 'placeRecordingHold', method: 'PUT', path: '/api/recording/{id}/hold' },
   liftRecordingHold: { name: 'liftRecordingHold', method: 'DELETE', path: '/api/recording/{id}/hold' },

@@ -127,6 +127,12 @@ export const MOCK_ROUTES = {
   searchRecording: { name: 'searchRecording', method: 'GET', path: '/api/recording/{id}/search', access: auth },
   searchRecordings: { name: 'searchRecordings', method: 'GET', path: '/api/recording/search', access: auth },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify', access: auth },
+  listRecordingTransfers: {
+    name: 'listRecordingTransfers',
+    method: 'GET',
+    path: '/api/recording/{id}/transfers',
+    access: auth,
+  },
   terminateTunnel: { name: 'terminateTunnel', method: 'DELETE', path: '/api/tunnel/{id}', access: auth },
   placeRecordingHold: { name: 'placeRecordingHold', method: 'PUT', path: '/api/recording/{id}/hold', access: auth },
   liftRecordingHold: { name: 'liftRecordingHold', method: 'DELETE', path: '/api/recording/{id}/hold', access: auth },

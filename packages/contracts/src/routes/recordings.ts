@@ -34,7 +34,7 @@ export const Recording = z
   .meta({ id: 'Recording' });
 
 /** Columns the session list sorts by on the server. */
-export const RECORDING_SORTS = ['started_on', 'ended_on', 'hostname', 'user', 'type'] as const;
+export const RECORDING_SORTS = ['started_on', 'ended_on', 'hostname', 'user', 'type', 'kind'] as const;
 
 const Bool = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
 const DateText = z.string().max(40, 'dates are at most 40 characters');

@@ -16,6 +16,8 @@ const row = (patch: Partial<SessionRow> = {}): SessionRow => ({
   terminated_by: null,
   forwards: [],
   legal_hold: { held: false, by: null, at: null, reason: null },
+  kind: 'shell',
+  command: null,
   ...patch,
 });
 

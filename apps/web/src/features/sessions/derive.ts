@@ -7,6 +7,11 @@ export type SessionRow = ResponseOf<Routes['listRecordings']>['recordings'][numb
 /** What kind of session a row is, as the Type column shows it. */
 export type SessionKind = SessionRow['type'];
 
+/** What an SSH session's first channel can be, as the Kind column and filter show it. */
+export const CHANNEL_KINDS = ['shell', 'exec', 'sftp', 'scp', 'forward'] as const satisfies readonly NonNullable<
+  SessionRow['kind']
+>[];
+
 /** The fields spec §3 derives on the client from a session recording. */
 export interface SessionView {
   id: string;

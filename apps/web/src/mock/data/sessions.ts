@@ -63,6 +63,23 @@ function startTime(rng: Prng, now: number): number {
  * About 500 sessions over the last 30 days, newest first: SSH mostly, RDP, generic and agent
  * tunnels; eight still live, two of them for more than a day.
  */
+/** What an SSH session's first channel was, by its place in the list: mostly shells. */
+function channelKind(ssh: boolean, index: number): Pick<MockRecording, 'kind' | 'command'> {
+  if (!ssh) return { kind: null, command: null };
+  switch (index % 9) {
+    case 4:
+      return { kind: 'exec', command: 'systemctl status nginx --no-pager' };
+    case 5:
+      return { kind: 'sftp', command: null };
+    case 6:
+      return { kind: 'scp', command: 'scp -t /var/backups/db-2026.sql.gz' };
+    case 7:
+      return { kind: 'scp', command: 'scp -f /var/log/app/audit.log' };
+    default:
+      return { kind: 'shell', command: null };
+  }
+}
+
 export function generateRecordings(
   rng: Prng,
   now: number,
@@ -111,6 +128,8 @@ export function generateRecordings(
               reason: `Case ${String(2026_000 + index)}: preserve for review`,
             }
           : { held: false, by: null, at: null, reason: null },
+      // SSH sessions of every kind (no draw, so the rest stays as seeded).
+      ...channelKind(tunnel.type === 'ssh', index),
       width,
       height,
       login: tunnel.ssh_login ?? 'user',

@@ -1,10 +1,11 @@
 import { HttpResponse } from 'msw';
 import { type MockCast, buildCast, searchCast, seekCast } from '../cast';
+import { transfersOf } from '../data/transfers';
 import { MockError, type MockContext, type NamedHandler, errorResponse, mockToken, route } from '../http';
 import type { Answer, MockRecording, MockState } from '../types';
 import { dashboardOf } from './dashboard';
-import { searchHandlers } from './recording-search';
 import { holdHandlers } from './legal-hold';
+import { searchHandlers } from './recording-search';
 import { listSessions } from './sessions-list';
 
 /** The cast file answered whole or as the range asked for (206), like the server's send-file. */
@@ -59,6 +60,10 @@ export function recordingHandlers(state: MockState, context: MockContext): Named
   return [
     route(context, 'listRecordings', ({ query }) => listSessions(state, query)),
     route(context, 'getDashboard', ({ query }) => dashboardOf(state, query)),
+    route(context, 'listRecordingTransfers', ({ params }) => ({
+      transfers: transfersOf(recordingAt(params.id)),
+      truncated: false,
+    })),
     route(context, 'getRecordingDetail', ({ params }) => detail(recordingAt(params.id))),
     route(context, 'playbackAvailable', ({ params }) => {
       const row = recordingAt(params.id);

@@ -1,7 +1,7 @@
 import { MockError } from '../http';
 import type { Answer, MockRecording, MockState } from '../types';
 
-const SORTS = ['started_on', 'ended_on', 'hostname', 'user', 'type'] as const;
+const SORTS = ['started_on', 'ended_on', 'hostname', 'user', 'type', 'kind'] as const;
 type Sort = (typeof SORTS)[number];
 
 function sortValue(row: MockRecording, sort: Sort, now: number): string | number {
@@ -17,6 +17,8 @@ function sortValue(row: MockRecording, sort: Sort, now: number): string | number
       return row.user.email;
     case 'type':
       return row.type;
+    case 'kind':
+      return row.kind ?? '';
   }
 }
 
@@ -70,6 +72,7 @@ export function listSessions(state: MockState, query: URLSearchParams): Answer<'
         started >= start &&
         started <= end &&
         (!query.get('type') || row.type === query.get('type')) &&
+        (!query.get('kind') || row.kind === query.get('kind')) &&
         (live === null || (live === 'true') === (row.ended_on === null)) &&
         (hold === null || (hold === 'true') === row.legal_hold.held) &&
         (!query.get('host') || row.host.id === query.get('host')) &&

@@ -12,6 +12,7 @@ export const PLAYER_API = {
   seekRecording: { name: 'seekRecording', method: 'GET', path: '/api/recording/{id}/seek' },
   searchRecording: { name: 'searchRecording', method: 'GET', path: '/api/recording/{id}/search' },
   verifyRecording: { name: 'verifyRecording', method: 'GET', path: '/api/recording/{id}/verify' },
+  listRecordingTransfers: { name: 'listRecordingTransfers', method: 'GET', path: '/api/recording/{id}/transfers' },
 } as const satisfies { [K in RouteName]?: RouteRef<K> };
 
 /** Query keys of the players. */
@@ -20,4 +21,5 @@ export const PLAYER_KEYS = {
   integrity: (id: string) => ['player', id, 'integrity'] as const,
   search: (id: string, q: string) => ['player', id, 'search', q] as const,
   playback: (id: string) => ['player', id, 'playback'] as const,
+  transfers: (id: string) => ['player', id, 'transfers'] as const,
 };

@@ -16,8 +16,20 @@ import { SPEEDS, formatClock } from '../replay/playback-clock';
 import type { ReplayEngine, ReplayState } from '../replay/replay-engine';
 import { JumpToTime } from './jump-to-time';
 
-/** Play and pause, the seek bar with the time, speed, idle skipping and a jump to a typed time. */
-export function ReplayControls({ engine, state }: { engine: ReplayEngine | null; state: ReplayState }) {
+/**
+ * Play and pause, the seek bar with the time (and marks where files were transferred), speed,
+ * idle skipping and a jump to a typed time.
+ */
+export function ReplayControls({
+  engine,
+  state,
+  marks,
+}: {
+  engine: ReplayEngine | null;
+  state: ReplayState;
+  /** Times (seconds) marked on the seek bar: the recording's file transfers. */
+  marks?: readonly number[];
+}) {
   const { t } = useTranslation();
   // While the thumb is dragged it shows the dragged time; the seek happens on release.
   const [dragging, setDragging] = useState<number | null>(null);
@@ -42,6 +54,7 @@ export function ReplayControls({ engine, state }: { engine: ReplayEngine | null;
           step={state.duration > 600 ? 1 : 0.1}
           value={Math.min(shown, state.duration)}
           valueLabelDisplay="auto"
+          marks={marks && marks.length > 0 ? marks.map((value) => ({ value })) : undefined}
           valueLabelFormat={formatClock}
           getAriaValueText={formatClock}
           onChange={(_event, value) => setDragging(value)}

@@ -6,12 +6,14 @@ import { useTheme } from '@mui/material/styles';
 import { type KeyboardEvent, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useRecordingTransfers } from '../api/transfers';
 import { useReplay } from '../replay/use-replay';
 import { useTerminalHost } from '../terminal/use-terminal-host';
 import { DownloadButton } from './download-button';
 import { IntegrityChip } from './integrity-chip';
 import { ReplayControls } from './replay-controls';
 import { ReplaySearch } from './replay-search';
+import { ReplayTransfers } from './replay-transfers';
 import { TerminalFrame } from './terminal-frame';
 
 /** What the replay needs of a session: the list's row or the detail both do. */
@@ -43,6 +45,8 @@ export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
     started.current = true;
     if (Number.isFinite(startAt) && startAt > 0) void engine.seek(startAt);
   }, [engine, state.status, startAt]);
+  const transfers = useRecordingTransfers(recording.id);
+  const marks = transfers.data?.transfers.map((item) => item.t);
 
   const onKeyDown = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement;
@@ -79,11 +83,16 @@ export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
           <Alert severity="error">{t('player.replay.loadFailed', { message: state.error ?? '' })}</Alert>
         ) : null}
         <TerminalFrame frameRef={frameRef} label={t('player.replay.terminal')} testId="replay-terminal" />
-        <ReplayControls engine={engine} state={state} />
+        <ReplayControls engine={engine} state={state} marks={marks} />
         <Typography variant="caption" sx={{ color: 'text.secondary' }}>
           {t('player.replay.keys')}
         </Typography>
         <ReplaySearch recordingId={recording.id} onJump={(hit) => void engine?.jumpTo(hit.t, hit.offset)} />
+        <ReplayTransfers
+          transfers={transfers.data?.transfers}
+          error={transfers.isError ? transfers.error.message : undefined}
+          onJump={(t) => void engine?.seek(t)}
+        />
       </Stack>
     </Box>
   );

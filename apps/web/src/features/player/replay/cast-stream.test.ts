@@ -15,6 +15,13 @@ function parseInRanges(cuts: number[]) {
 }
 
 describe('cast stream parsing', () => {
+  it('leaves marker events (file transfers, channel kinds) out of what the terminal plays', () => {
+    const transfer = JSON.stringify({ type: 'file-transfer', protocol: 'scp', op: 'upload', path: '/x' });
+    expect(parseEventLine(JSON.stringify([1.5, 'm', transfer]))).toBeNull();
+    expect(parseEventLine('[0.1,"m","{\\"type\\":\\"channel\\",\\"kind\\":\\"sftp\\"}"]')).toBeNull();
+    expect(parseEventLine('[2,"o","shown"]')).toEqual([2, 'o', 'shown']);
+  });
+
   it('reads the header and where the events begin', () => {
     const { header: parsed, eventsStart } = splitHeader(file);
     expect(parsed).toMatchObject({ version: 2, width: 80, height: 24 });

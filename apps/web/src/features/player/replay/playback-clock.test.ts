@@ -25,6 +25,15 @@ describe('playback clock', () => {
     expect(takeDue(queue, 4.99)).toEqual([]);
   });
 
+  it('never writes a marker event (a live file transfer or channel kind) to the terminal', () => {
+    const ops = toTerminalOps([
+      { type: 'o', data: 'a' },
+      { type: 'm', data: '{"type":"file-transfer","op":"upload","path":"/etc/passwd"}' },
+      { type: 'o', data: 'b' },
+    ]);
+    expect(ops).toEqual([{ kind: 'write', data: 'ab' }]);
+  });
+
   it('joins output into one write, keeps resizes in place and leaves input out', () => {
     const ops = toTerminalOps([
       { type: 'o', data: 'a' },

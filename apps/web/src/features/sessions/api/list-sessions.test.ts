@@ -69,12 +69,20 @@ describe('readFilters', () => {
     expect(listQuery(page(), now).hold).toBeUndefined();
   });
 
+  it('reads the session kind from the URL and sends it to the server, never an unknown one', () => {
+    expect(readFilters(new URLSearchParams('kind=scp')).kind).toBe('scp');
+    expect(readFilters(new URLSearchParams('kind=telnet')).kind).toBe('any');
+    expect(listQuery(page({ kind: 'sftp' }), now).kind).toBe('sftp');
+    expect(listQuery(page(), now).kind).toBeUndefined();
+  });
+
   it('reads the filters and order from the URL and ignores values it does not know', () => {
     expect(
       readFilters(new URLSearchParams('time=PastWeek&type=agent&live=live&tunnel=db&q=web&sort=user&order=asc')),
     ).toEqual({
       time: 'PastWeek',
       type: 'agent',
+      kind: 'any',
       live: 'live',
       hold: 'any',
       tunnel: 'db',

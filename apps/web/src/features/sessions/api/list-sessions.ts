@@ -1,4 +1,4 @@
-import type { RECORDING_SORTS, ResponseOf, Routes } from '@gatehouse/contracts';
+import type { RECORDING_SORTS, ResponseOf, Routes, SessionKind as ChannelKind } from '@gatehouse/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
@@ -23,6 +23,8 @@ export type HoldFilter = 'any' | 'held' | 'not-held';
 export interface SessionFilters {
   time: TimeFilter;
   type: SessionKind | 'any';
+  /** What the SSH session's first channel was (shell, exec, sftp, scp, forward), or 'any'. */
+  kind: ChannelKind | 'any';
   live: LiveFilter;
   hold: HoldFilter;
   /** A tunnel definition's name, or 'all' (the default). */
@@ -32,7 +34,15 @@ export interface SessionFilters {
 }
 
 /** Filters as a new visitor gets them. */
-export const DEFAULT_FILTERS: SessionFilters = { time: '-1', type: 'any', live: 'any', hold: 'any', tunnel: 'all', q: '' };
+export const DEFAULT_FILTERS: SessionFilters = {
+  time: '-1',
+  type: 'any',
+  kind: 'any',
+  live: 'any',
+  hold: 'any',
+  tunnel: 'all',
+  q: '',
+};
 
 /** One page of the list: the filters, the order and the keyset cursor of the page. */
 export interface SessionListParams extends SessionFilters {
@@ -59,6 +69,7 @@ export function listQuery(params: SessionListParams, now: Date): Record<string, 
     sort: params.sort,
     order: params.order,
     type: params.type === 'any' ? undefined : params.type,
+    kind: params.kind === 'any' ? undefined : params.kind,
     live,
     hold: params.hold === 'any' ? undefined : String(params.hold === 'held'),
     min_duration: window.minDuration === undefined ? undefined : String(window.minDuration),

@@ -7,6 +7,7 @@ export const SESSION_KEYS = {
   list: [...QUERY_KEYS.sessions, 'list'],
   detail: (id: string) => [...QUERY_KEYS.sessions, 'detail', id] as const,
   verify: (id: string) => [...QUERY_KEYS.sessions, 'verify', id] as const,
+  transfers: (id: string) => [...QUERY_KEYS.sessions, 'transfers', id] as const,
 } as const;
 
 /** The view refresh timer of spec §9: every 120 seconds. */

@@ -27,6 +27,30 @@ export function TypeLabel({ kind }: { kind: SessionKind }) {
   return <>{t(`sessions.type.${kind}`)}</>;
 }
 
+/**
+ * What an SSH session's first channel was: shell, exec (with its command), sftp, scp (with its
+ * command) or forward; '-' for sessions that are not SSH or began before kinds were recorded.
+ */
+export function ChannelKindLabel({ row }: { row: Pick<SessionRow, 'kind' | 'command'> }) {
+  const { t } = useTranslation();
+  if (!row.kind) return <>-</>;
+  const label = t(`sessions.kind.${row.kind}`);
+  if (!row.command) return <>{label}</>;
+  return (
+    <Box component="span" sx={{ display: 'flex', gap: 0.75, minWidth: 0, alignItems: 'baseline' }}>
+      <span>{label}</span>
+      <Box
+        component="code"
+        dir="ltr"
+        title={row.command}
+        sx={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', minWidth: 0, fontSize: '0.8rem' }}
+      >
+        {row.command}
+      </Box>
+    </Box>
+  );
+}
+
 /** A session that forwarded ports (ssh -L): a small chip naming its targets (host:port). */
 export function ForwardChip({ forwards }: { forwards: readonly string[] }) {
   const { t } = useTranslation();

@@ -10,7 +10,15 @@ import { formatDateTime } from '../../../lib/dates';
 import { LegalHoldChip } from './legal-hold-chip';
 import type { SessionRow } from '../derive';
 import { isLive, sessionType } from '../derive';
-import { DurationText, ForwardChip, LtrText, SessionSummary, StatusChip, TypeLabel } from './session-cells';
+import {
+  ChannelKindLabel,
+  DurationText,
+  ForwardChip,
+  LtrText,
+  SessionSummary,
+  StatusChip,
+  TypeLabel,
+} from './session-cells';
 
 /** What a row's buttons ask the page to do. */
 export type SessionAction = 'details' | 'watch' | 'replay';
@@ -27,7 +35,7 @@ export function canReplay(row: SessionRow): boolean {
 
 /**
  * The list's columns. Fields carry the server's sort names (started_on, ended_on, hostname, user,
- * type), so the grid's sort model is what the server is asked for; status, duration and tunnel do not sort.
+ * type, kind), so the grid's sort model is what the server is asked for; status, duration and tunnel do not sort.
  */
 export function useSessionColumns(
   onAction: (action: SessionAction, row: SessionRow) => void,
@@ -57,6 +65,14 @@ export function useSessionColumns(
             <ForwardChip forwards={row.forwards} />
           </>
         ),
+      },
+      {
+        // What the SSH session's first channel was (the server sorts and filters by it).
+        field: 'kind',
+        headerName: t('sessions.columns.kind'),
+        flex: 0.9,
+        minWidth: 130,
+        renderCell: ({ row }) => <ChannelKindLabel row={row} />,
       },
       {
         field: 'hostname',

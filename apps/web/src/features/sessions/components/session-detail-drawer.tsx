@@ -15,6 +15,7 @@ import { useSessionDetail } from '../api/session-detail';
 import type { SessionRow } from '../derive';
 import { SessionActions } from './session-actions';
 import { SessionFacts } from './session-facts';
+import { SessionTransfers } from './session-transfers';
 
 /** Props of the detail panel of the selected session. */
 export interface SessionDetailDrawerProps {
@@ -93,6 +94,9 @@ export function SessionDetailDrawer(props: SessionDetailDrawerProps) {
               onHold={(action) => props.onHold?.(shown, action)}
             />
             <SessionFacts row={shown} detail={detail.data?.id === shown.id ? detail.data : undefined} />
+            {shown.type === 'ssh' ? (
+              <SessionTransfers id={shown.id} startedOn={shown.started_on} refresh={props.refresh} />
+            ) : null}
           </Box>
         </Box>
       ) : null}

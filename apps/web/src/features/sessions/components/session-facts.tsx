@@ -7,7 +7,7 @@ import { LegalHoldChip } from './legal-hold-chip';
 import type { SessionDetail } from '../api/session-detail';
 import type { SessionRow } from '../derive';
 import { formatBytes, isLive, sessionType } from '../derive';
-import { DurationText, StatusChip, TypeLabel } from './session-cells';
+import { ChannelKindLabel, DurationText, StatusChip, TypeLabel } from './session-cells';
 
 const END_REASONS = ['client-closed', 'closed', 'terminated', 'host-disconnected', 'server-stopped', 'recovered'];
 
@@ -53,6 +53,11 @@ export function SessionFacts({ row, detail }: { row: SessionRow; detail: Session
       <Fact label={t('sessions.columns.type')}>
         <TypeLabel kind={sessionType(row)} />
       </Fact>
+      {row.kind ? (
+        <Fact label={t('sessions.columns.kind')}>
+          <ChannelKindLabel row={row} />
+        </Fact>
+      ) : null}
       <Fact label={t('sessions.columns.hostname')}>
         <span dir="ltr">{row.host.hostname}</span>
       </Fact>

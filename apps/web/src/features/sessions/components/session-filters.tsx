@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import type { SessionFilters } from '../api/list-sessions';
 import { useTunnelNames } from '../api/tunnel-names';
-import type { SessionKind } from '../derive';
+import { CHANNEL_KINDS, type SessionKind } from '../derive';
 import { TIME_FILTERS } from '../time-filter';
 
 const KINDS: readonly SessionKind[] = ['ssh', 'rdp', 'generic', 'agent'];
@@ -26,7 +26,7 @@ export interface SessionFiltersBarProps {
 /** Selects share a row with the search box on a desktop, and go two by two on a phone. */
 const selectSx = { flex: { xs: '1 1 calc(50% - 6px)', sm: '1 1 150px' }, minWidth: 0, maxWidth: { sm: 220 } };
 
-/** The filters above the list: text, time (spec §3 values), session type, live and tunnel. */
+/** The filters above the list: text, time (spec §3 values), session type, channel kind, live and tunnel. */
 export function SessionFiltersBar({ filters, search, onSearch, onChange, filtered, onClear }: SessionFiltersBarProps) {
   const { t } = useTranslation();
   const tunnels = useTunnelNames();
@@ -87,6 +87,21 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         {KINDS.map((kind) => (
           <MenuItem key={kind} value={kind}>
             {t(`sessions.type.${kind}`)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        select
+        size="small"
+        label={t('sessions.filters.kind')}
+        value={filters.kind}
+        onChange={(event) => onChange({ kind: event.target.value as SessionFilters['kind'] })}
+        sx={selectSx}
+      >
+        <MenuItem value="any">{t('sessions.filters.anyKind')}</MenuItem>
+        {CHANNEL_KINDS.map((kind) => (
+          <MenuItem key={kind} value={kind}>
+            {t(`sessions.kind.${kind}`)}
           </MenuItem>
         ))}
       </TextField>

@@ -2,13 +2,13 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { HoldFilter, LiveFilter, SessionFilters, SessionSort } from '../api/list-sessions';
 import { DEFAULT_FILTERS } from '../api/list-sessions';
-import type { SessionKind } from '../derive';
+import { CHANNEL_KINDS, type SessionKind } from '../derive';
 import { parseTimeFilter } from '../time-filter';
 
 const KINDS: readonly SessionKind[] = ['ssh', 'rdp', 'generic', 'agent'];
 const LIVE: readonly LiveFilter[] = ['any', 'live', 'finished'];
 const HOLD: readonly HoldFilter[] = ['any', 'held', 'not-held'];
-const SORTS: readonly SessionSort[] = ['started_on', 'ended_on', 'hostname', 'user', 'type'];
+const SORTS: readonly SessionSort[] = ['started_on', 'ended_on', 'hostname', 'user', 'type', 'kind'];
 
 /** The list's order: a sort column and its direction. */
 export interface SessionOrder {
@@ -19,12 +19,14 @@ export interface SessionOrder {
 /** Reads the filters and order from the URL's query; unknown values fall back to the defaults. */
 export function readFilters(params: URLSearchParams): SessionFilters & SessionOrder {
   const type = params.get('type');
+  const kind = params.get('kind');
   const live = params.get('live');
   const hold = params.get('hold');
   const sort = params.get('sort');
   return {
     time: parseTimeFilter(params.get('time')),
-    type: KINDS.find((kind) => kind === type) ?? 'any',
+    type: KINDS.find((value) => value === type) ?? 'any',
+    kind: CHANNEL_KINDS.find((value) => value === kind) ?? 'any',
     live: LIVE.find((value) => value === live) ?? 'any',
     hold: HOLD.find((value) => value === hold) ?? 'any',
     tunnel: params.get('tunnel') || 'all',
@@ -63,6 +65,7 @@ export function useSessionFilters() {
   const filtered =
     filters.time !== DEFAULTS.time ||
     filters.type !== DEFAULTS.type ||
+    filters.kind !== DEFAULTS.kind ||
     filters.live !== DEFAULTS.live ||
     filters.hold !== DEFAULTS.hold ||
     filters.tunnel !== DEFAULTS.tunnel ||
