@@ -1,21 +1,13 @@
 import { createPrivateKey } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import type { Database } from '../../db/client.js';
 import { HttpError } from '../../http/errors.js';
 import { bundleFileName, evidenceBundle, fileDigest } from '../../recordings/bundle.js';
-import { type SignedCheckpoint, type SignedManifest, keyFingerprint } from '../../recordings/chain.js';
+import { type SignedManifest, keyFingerprint } from '../../recordings/chain.js';
+import type { RecordingsRepository } from '../../recordings/recordings.repository.js';
 import { playbackOf, videoPathOf } from '../../recordings/video.service.js';
 import type { Principal } from '../auth/principal.js';
 import type { SessionsService } from './sessions.service.js';
-
-interface CheckpointRow {
-  seq: number;
-  bytes: string | number;
-  chain_head: string;
-  at: Date | string;
-  signature: string;
-}
 
 /** A bundle ready to send: its name, exact length and bytes. */
 export interface BundleDownload {
@@ -31,7 +23,7 @@ export interface BundleDownload {
  */
 export class EvidenceBundles {
   constructor(
-    private readonly database: Database,
+    private readonly rows: RecordingsRepository,
     private readonly sessions: SessionsService,
     private readonly keys: () => Promise<{ signingKey: string }>,
   ) {}
@@ -78,26 +70,10 @@ export class EvidenceBundles {
       cast: { path: row.storagePath, size: cast.size },
       chain: { path: `${row.storagePath}.chain`, size: chain.size },
       manifest,
-      checkpoints: await this.checkpoints(row.id),
+      checkpoints: await this.rows.checkpoints(row.id),
       video,
       signingKey,
     });
     return { fileName: bundleFileName(row.id), size, stream };
-  }
-
-  /** The recording's signed checkpoints (recording_checkpoints, migration 0018), in order. */
-  private async checkpoints(id: string): Promise<SignedCheckpoint[]> {
-    const rows = await this.database.query<CheckpointRow>(
-      'SELECT seq, bytes, chain_head, at, signature FROM recording_checkpoints WHERE recording_id = $1 ORDER BY seq',
-      [id],
-    );
-    return rows.map((r) => ({
-      recording_id: id,
-      seq: Number(r.seq),
-      bytes: Number(r.bytes),
-      chain_head: r.chain_head,
-      at: (r.at instanceof Date ? r.at : new Date(r.at)).toISOString(),
-      signature: r.signature,
-    }));
   }
 }

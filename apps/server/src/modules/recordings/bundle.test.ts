@@ -71,14 +71,31 @@ describe.each(DATABASES)('evidence bundles on %s', (kind) => {
       token: admin,
       body: { users: [users.body.users.find((u) => u.email === 'vera@example.test')!.id] },
     });
-    const exec = await ssh.call(null, [
+    const session = ssh.call(null, [
       '-p',
       String(server.sshPort),
       '-i',
       vera.file,
       'vera@example.test@web-01@127.0.0.1',
-      'echo bundle-marker-$((6*7)); head -c 300000 /dev/zero | tr "\\0" x',
-    ]).done;
+      'echo bundle-marker-$((6*7)); head -c 300000 /dev/zero | tr "\\0" x; sleep 3; echo done',
+    ]);
+    // While it is live, the server signs a checkpoint (as its 4 s timer does), which the bundle must carry.
+    const live = await eventually(
+      async () =>
+        (await server.call<{ recordings: { id: string }[] }>('GET', '/api/recording?live=true', { token: admin })).body
+          .recordings,
+      (l) => l.length > 0,
+      60_000,
+    );
+    await eventually(
+      async () => {
+        await server.services.recordings.checkpoint();
+        return server.services.repositories.recordings.checkpoints(live[0]!.id);
+      },
+      (c) => c.length > 0,
+      60_000,
+    );
+    const exec = await session.done;
     expect(exec.code, exec.stderr).toBe(0);
     const list = await eventually(
       async () =>
@@ -90,7 +107,10 @@ describe.each(DATABASES)('evidence bundles on %s', (kind) => {
       (l) => l.some((r) => r.ended_on !== null),
     );
     recordingId = list[0]!.id;
-    fingerprint = keyFingerprint((await server.services.gatewayKeys.keys()).signingPublicKey);
+    // The fingerprint as Settings shows it: the only thing the verifier is given.
+    fingerprint = (await server.call<{ fingerprint: string }>('GET', '/api/signing-key', { token: admin })).body
+      .fingerprint;
+    expect(fingerprint).toBe(keyFingerprint((await server.services.gatewayKeys.keys()).signingPublicKey));
     await server.createUser('walt@example.test', 'password-123', { roles: [] });
     await server.createUser('olga@example.test', 'password-123', { roles: [], permissions: ['list-recording'] });
   }, 180_000);
@@ -114,6 +134,10 @@ describe.each(DATABASES)('evidence bundles on %s', (kind) => {
     const ok = await run(['verify', file, '--key', fingerprint]);
     expect(ok.stderr).toBe('');
     expect(ok.stdout).toContain('INTACT');
+    // Checkpoints signed while the session was live travel in the bundle and are checked.
+    const checkpoints = await server.services.repositories.recordings.checkpoints(recordingId);
+    expect(checkpoints.length).toBeGreaterThan(0);
+    expect(ok.stdout).toContain(`${checkpoints.length} signed checkpoints (${checkpoints.length} signatures valid)`);
     expect(ok.code).toBe(0);
     // The public key as a PEM file works as the trust anchor too.
     const pem = path.join(dir, 'server.pem');
