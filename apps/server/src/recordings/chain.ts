@@ -126,7 +126,7 @@ export function checkpointValid(checkpoint: SignedCheckpoint, publicKey: string 
  * its SPKI DER bytes. Accepts a public key (PEM or KeyObject) or a private key (its public half).
  */
 export function keyFingerprint(key: string | KeyObject): string {
-  const publicKey = createPublicKey(key);
+  const publicKey = typeof key !== 'string' && key.type === 'public' ? key : createPublicKey(key);
   const der = publicKey.export({ type: 'spki', format: 'der' });
   return `SHA256:${createHash('sha256').update(der).digest('base64').replace(/=+$/, '')}`;
 }

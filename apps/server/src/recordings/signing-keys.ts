@@ -40,7 +40,7 @@ function checkKey(pem: string, what: string): string {
     key = createPrivateKey(pem);
   } catch (error) {
     const message = (error as Error).message;
-    if (/passphrase/i.test(message))
+    if (/passphrase/i.test(message) || /ENCRYPTED/.test(pem))
       throw new Error(`${what} is encrypted: give the key without a passphrase`, { cause: error });
     throw new Error(`${what} is not a PEM private key (PKCS#8, "BEGIN PRIVATE KEY"); ${MAKE_ONE}`, { cause: error });
   }
