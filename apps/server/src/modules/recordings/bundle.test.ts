@@ -13,9 +13,12 @@ import { type Sshd, ssh, startSshd, userKey } from '../../test/sshd.js';
 /** The committed launcher of `npx gatehouse` (it runs the built agent, apps/agent/dist). */
 const GATEHOUSE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../agent/bin/gatehouse.mjs');
 
-function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+/** The verifier's compiled file, which can be handed out alone. */
+const VERIFIER = path.resolve(path.dirname(GATEHOUSE), '../dist/evidence/verify-bundle.js');
+
+function run(args: string[], script = GATEHOUSE): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [GATEHOUSE, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [script, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -139,6 +142,13 @@ describe.each(DATABASES)('evidence bundles on %s', (kind) => {
     expect(checkpoints.length).toBeGreaterThan(0);
     expect(ok.stdout).toContain(`${checkpoints.length} signed checkpoints (${checkpoints.length} signatures valid)`);
     expect(ok.code).toBe(0);
+    // The verifier's compiled file alone (Node builtins only) gives the same verdict.
+    const alone = path.join(dir, 'alone');
+    fs.mkdirSync(alone);
+    fs.copyFileSync(VERIFIER, path.join(alone, 'verify-bundle.js'));
+    const single = await run([file, '--key', fingerprint], path.join(alone, 'verify-bundle.js'));
+    expect(single.stdout).toContain('INTACT');
+    expect(single.code).toBe(0);
     // The public key as a PEM file works as the trust anchor too.
     const pem = path.join(dir, 'server.pem');
     fs.writeFileSync(pem, (await server.services.gatewayKeys.keys()).signingPublicKey);
