@@ -1,5 +1,5 @@
 import fs from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { RecordingTextRepository } from '../../recordings/recording-text.repository.js';
 import { TEXT_CAPS, extractText } from '../../recordings/text-extract.js';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
@@ -200,6 +200,44 @@ describe.each(DATABASES)('search across recordings on %s', (kind) => {
     // A second sweep finds nothing left to do: each recording is indexed once.
     await server.services.textIndexer.sweep();
     expect(await lines()).toBe(before);
+  });
+
+  it('indexes a recording recovered after its server died, with what reached the disk', async () => {
+    const host = await enrolHost(server, admin, 'crash-01');
+    const live = await server.services.recordings.start({
+      type: 'ssh',
+      agentId: host.agentId,
+      hostname: host.hostname,
+      userId: null,
+      userEmail: 'dave@example.test',
+      definitionId: host.definitionId,
+      definitionName: 'crash-01 shell',
+      width: 80,
+      height: 24,
+    });
+    live.recorder.output(Buffer.from('$ echo crash-needle-42\r\ncrash-needle-42\r\n'));
+    await live.recorder.flush();
+    // The process holding it dies: its instance is gone, and this one no longer holds it live.
+    const gone = crypto.randomUUID();
+    await server.services.database.query(
+      "INSERT INTO server_instances (id, host, pid, gone_at) VALUES ($1, 'gone', 1, now())",
+      [gone],
+    );
+    await server.services.database.query('UPDATE recordings SET instance_id = $2 WHERE id = $1', [live.id, gone]);
+    (server.services.recordings as unknown as { live: Map<string, unknown> }).live.delete(live.id);
+    await vi.waitFor(
+      async () => {
+        const row = await server.services.repositories.recordings.find(live.id);
+        expect(row?.chunks).toBeGreaterThan(0);
+      },
+      { timeout: 5000 },
+    );
+    expect(await server.services.recordings.recoverOrphans(0)).toBeGreaterThanOrEqual(1);
+    expect((await server.services.repositories.recordings.find(live.id))?.endReason).toBe('recovered');
+    await server.services.textIndexer.idle();
+    const found = await search('q=crash-needle-42');
+    expect(sessionsOf(found.body)).toEqual([live.id]);
+    expect(found.body.sessions[0]?.hit_count).toBe(2);
   });
 
   it('lets exactly one of two claimants index a recording, and a takeover only after the claim is stale', async () => {
