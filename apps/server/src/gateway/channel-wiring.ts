@@ -8,6 +8,12 @@ export interface ChannelTap {
   fromHost(data: Buffer): void;
   /** The channel closed. */
   end(): void;
+  /**
+   * True once the observer gave up on a stream it could not parse and the channel's bytes are to
+   * be recorded like a terminal's from then on (an exec that only looked like scp must not hide
+   * its output).
+   */
+  readonly passthrough?: boolean;
 }
 
 /** What a wired channel reports to, besides the other side. */
@@ -84,7 +90,7 @@ export function wireChannel(
     () => hold('client'),
     () => release('client'),
   );
-  const forward = (target: NodeJS.WritableStream, record: Recorder | undefined) => (data: Buffer) => {
+  const forward = (target: NodeJS.WritableStream, record: Recorder | undefined, data: Buffer) => {
     touch();
     record?.output(data);
     if (!target.write(data) && !holds.has('user')) {
@@ -98,8 +104,9 @@ export function wireChannel(
     }
   };
   if (tap) host.on('data', (data: Buffer) => tap.fromHost(data));
-  host.on('data', forward(user, tap ? undefined : recorder));
-  host.stderr.on('data', forward(user.stderr, recorder));
+  const outputRecorder = () => (tap && !tap.passthrough ? undefined : recorder);
+  host.on('data', (data: Buffer) => forward(user, outputRecorder(), data));
+  host.stderr.on('data', (data: Buffer) => forward(user.stderr, recorder, data));
   // The user's input, the same way: it waits while the host's side is full, and (when input is
   // recorded) while the recorder's disk falls behind.
   const inputHolds = new Set<string>();
@@ -112,15 +119,16 @@ export function wireChannel(
       if (inputHolds.size === 0) user.resume();
     });
   };
-  const inputRecorder = captureInput && !tap ? recorder : undefined;
+  const inputRecorder = () => (captureInput && !(tap && !tap.passthrough) ? recorder : undefined);
   user.on('data', (data: Buffer) => {
     touch();
     // Seen before it is passed on: the host cannot answer a request the observer has not seen.
     tap?.fromClient(data);
-    inputRecorder?.input(data);
+    const record = inputRecorder();
+    record?.input(data);
     // After the host's side ended (it went away), what the user still types has nowhere to go.
     if (host.writable && !host.write(data)) holdInput('host', host);
-    if (inputRecorder?.needsDrain) holdInput('disk', inputRecorder);
+    if (record?.needsDrain) holdInput('disk', record);
   });
   user.on('end', () => {
     if (host.writable) host.end();

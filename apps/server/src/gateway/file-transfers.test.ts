@@ -283,6 +283,37 @@ describe.each(DATABASES)('file transfers through the gateway on %s', (kind) => {
     ]);
   });
 
+  it('records a program that only calls itself scp like a terminal once its stream is not scp', async () => {
+    const bin = path.join(local, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'scp'), '#!/bin/sh\necho "not-really-scp-$((6*7))"\n', { mode: 0o755 });
+    const command = `${path.join(bin, 'scp')} -t /tmp/whatever`;
+    const rec = await session(() =>
+      run('ssh', ['-p', String(server.sshPort), '-i', vera.file, ...SSH_CLIENT_OPTIONS, login(), command]),
+    );
+    expect([rec.kind, rec.command]).toEqual(['scp', command]);
+    const { rows, events } = await agreed(rec.id);
+    expect(rows.map((r) => [r.op, r.outcome])).toEqual([['unparsable', 'an scp acknowledgement of an unknown kind']]);
+    const output = events
+      .filter((e) => e[1] === 'o')
+      .map((e) => e[2])
+      .join('');
+    expect(output).toContain('not-really-scp-42');
+  });
+
+  it('stores every operation of a burst, in the table as in the recording', async () => {
+    const batch = path.join(local, 'batch-burst');
+    const base = path.join(remote, 'burst');
+    fs.writeFileSync(
+      batch,
+      [`mkdir ${base}`, ...Array.from({ length: 1200 }, (_, i) => `mkdir ${base}/d${i}`), ''].join('\n'),
+    );
+    const rec = await session(() => run('sftp', [...clientOptions('-P'), '-b', batch, login()]));
+    const { rows } = await agreed(rec.id);
+    expect(rows).toHaveLength(1201);
+    expect(rows.at(-1)).toMatchObject({ op: 'mkdir', path: `${base}/d1199`, outcome: 'ok' });
+  });
+
   it('lists sessions by kind, and refuses an unknown kind with a message', async () => {
     const scp = await recordings('?kind=scp');
     expect(scp.length).toBeGreaterThan(0);

@@ -11,6 +11,7 @@ import { wireChannel } from './channel-wiring.js';
 import type { IdleCandidate } from './idle-sweep.js';
 import { ForwardedChannel, forwardDestinationProblem, forwardTarget } from './port-forward.js';
 import { type ChannelKind, channelMarker, execKind, transferTap } from './transfers/channel-kind.js';
+import { TransferLog } from './transfers/transfer-log.js';
 import { UpstreamError, connectUpstream } from './upstream.js';
 
 type Pty = Pick<PseudoTtyInfo, 'cols' | 'rows' | 'width' | 'height' | 'modes'> & { term: string };
@@ -30,6 +31,8 @@ export class GatewayConnection implements IdleCandidate {
   private definition: TunnelWithMembers | undefined;
   private upstream: Promise<ssh2.Client> | undefined;
   private recording: Promise<LiveRecording> | undefined;
+  /** The connection's file_transfers rows on their way to the database. */
+  private transferLog: TransferLog | undefined;
   private readonly channels = new Set<ServerChannel>();
   private ending: Promise<void> | undefined;
 
@@ -332,9 +335,8 @@ export class GatewayConnection implements IdleCandidate {
       const what = kind.kind === 'sftp' ? 'sftp' : kind.command;
       if (what) terminal?.output(Buffer.from(`\r\n[gatehouse] ${what}\r\n`));
       // sftp and legacy scp: the file bytes go to an observer, never into the terminal recording.
-      const tap = transferTap(kind, terminal, (t, event) =>
-        detach(this.log, 'noting a file transfer', this.s.repositories.fileTransfers.add(recording.id, t, event)),
-      );
+      const rows = (this.transferLog ??= new TransferLog(this.s.repositories.fileTransfers, recording.id, this.log));
+      const tap = transferTap(kind, terminal, (t, event) => rows.add(t, event));
       request(up, (error, upCh) => {
         if (error) {
           channel.stderr.write(`Gatehouse: the host refused the request: ${error.message}\r\n`);

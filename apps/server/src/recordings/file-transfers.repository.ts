@@ -13,21 +13,24 @@ export const TRANSFERS_LISTED = 10_000;
 export class FileTransfersRepository {
   constructor(private readonly db: Db) {}
 
-  /** Notes one operation of a recording, `t` seconds from its start. */
-  async add(recordingId: string, t: number, e: TransferEvent): Promise<void> {
-    await this.db.insert(fileTransfers).values({
-      recordingId,
-      t,
-      protocol: e.protocol,
-      op: e.op,
-      path: e.path,
-      target: e.target ?? null,
-      direction: e.direction,
-      bytes: e.bytes,
-      sha256: e.sha256,
-      outcome: e.outcome,
-      note: e.note ?? null,
-    });
+  /** Notes operations of a recording, each `t` seconds from its start, in one statement. */
+  async add(recordingId: string, events: readonly { t: number; event: TransferEvent }[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.db.insert(fileTransfers).values(
+      events.map(({ t, event: e }) => ({
+        recordingId,
+        t,
+        protocol: e.protocol,
+        op: e.op,
+        path: e.path,
+        target: e.target ?? null,
+        direction: e.direction,
+        bytes: e.bytes,
+        sha256: e.sha256,
+        outcome: e.outcome,
+        note: e.note ?? null,
+      })),
+    );
   }
 
   /** A recording's operations in time order, at most TRANSFERS_LISTED (plus one, to tell there are more). */

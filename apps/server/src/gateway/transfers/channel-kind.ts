@@ -49,7 +49,16 @@ export function transferTap(
   }
   if (channel.scp) {
     const o = new ScpObserver(channel.scp, report);
-    return { fromClient: (d) => o.fromClient(d), fromHost: (d) => o.fromHost(d), end: () => o.end() };
+    // An exec that only looked like scp (another program named scp) is recorded like a terminal
+    // once its stream stops parsing: the name of a command must not hide what it printed.
+    return {
+      fromClient: (d) => o.fromClient(d),
+      fromHost: (d) => o.fromHost(d),
+      end: () => o.end(),
+      get passthrough() {
+        return o.unparsable;
+      },
+    };
   }
   return undefined;
 }

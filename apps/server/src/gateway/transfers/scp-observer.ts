@@ -37,6 +37,8 @@ export class ScpObserver {
   private inFlight: ScpFile | undefined;
   private readonly budget = { bytes: 0, pieces: 0 };
   private done = false;
+  /** True once the stream stopped parsing as scp. */
+  unparsable = false;
 
   constructor(
     private readonly command: ScpCommand,
@@ -70,6 +72,7 @@ export class ScpObserver {
   private fail(why: string): void {
     if (this.done) return;
     this.end('the observer stopped');
+    this.unparsable = true;
     this.report({
       protocol: 'scp',
       op: 'unparsable',
@@ -78,7 +81,7 @@ export class ScpObserver {
       bytes: 0,
       sha256: null,
       outcome: clean(why),
-      note: 'The gateway stopped observing this scp channel; its bytes kept flowing.',
+      note: 'The gateway stopped observing this scp channel; its bytes kept flowing and are recorded as terminal output from here on.',
     });
   }
 
