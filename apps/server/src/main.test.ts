@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { keyFingerprint } from './recordings/chain.js';
 
 const MAIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist/main.js');
 
@@ -77,6 +79,51 @@ describe('npm start (the built server as a process)', () => {
     const again = await run({ GATEHOUSE_DATA_DIR: dataDir, PORT: '0' }, /running at .*\n.*\n/);
     children.push(again.child);
     expect(again.output).not.toMatch(/First administrator/);
+  });
+
+  it('prints the recording signing key’s fingerprint, and warns when the key is kept with the data', async () => {
+    const banner = /Recordings are signed with the key (SHA256:\S+) \(([^)]+)\)/;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-main-key-'));
+    const keyFile = path.join(dir, 'recording-key.pem');
+    const pair = generateKeyPairSync('ed25519');
+    fs.writeFileSync(keyFile, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const given = await run(
+      { GATEHOUSE_DATA_DIR: path.join(dir, 'data'), PORT: '0', GATEHOUSE_RECORDING_KEY_FILE: keyFile },
+      /Recordings are signed with.*\n/,
+    );
+    children.push(given.child);
+    expect(banner.exec(given.output)?.slice(1)).toEqual([
+      keyFingerprint(pair.publicKey),
+      'from GATEHOUSE_RECORDING_KEY_FILE',
+    ]);
+    expect(given.output).not.toMatch(/kept with the data folder/);
+    const sealed = await run(
+      { GATEHOUSE_DATA_DIR: path.join(dir, 'sealed'), PORT: '0' },
+      /GATEHOUSE_RECORDING_KEY_FILE \(see/,
+    );
+    children.push(sealed.child);
+    const pub = fs.readFileSync(path.join(dir, 'sealed', 'recording-signing.pub'), 'utf8');
+    expect(banner.exec(sealed.output)?.[1]).toBe(keyFingerprint(pub));
+    expect(sealed.output).toMatch(/Warning: that key is kept with the data folder/);
+    // The log says it too (LOG_LEVEL=warn here: the warning, with the fingerprint).
+    expect(sealed.output).toMatch(/the key that signs recordings is kept with the data folder/);
+  });
+
+  it('refuses a recording key that is not Ed25519, saying so and how to make one', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-main-rsa-'));
+    const keyFile = path.join(dir, 'rsa.pem');
+    fs.writeFileSync(
+      keyFile,
+      generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+    );
+    const bad = await run(
+      { GATEHOUSE_DATA_DIR: path.join(dir, 'data'), PORT: '0', GATEHOUSE_RECORDING_KEY_FILE: keyFile },
+      /$^/,
+    );
+    expect(bad.code).toBe(1);
+    expect(bad.output).toMatch(/GATEHOUSE_RECORDING_KEY_FILE \(.*rsa\.pem\) is a rsa key, not Ed25519/);
+    expect(bad.output).toMatch(/openssl genpkey -algorithm ed25519 -out recording-key\.pem/);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it('refuses invalid configuration, naming the variable', async () => {
