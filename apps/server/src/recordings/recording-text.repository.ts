@@ -97,33 +97,40 @@ export class RecordingTextRepository {
   }
 
   /**
-   * Stores a recording's text and marks it indexed, in one transaction, if `by` still holds the
-   * claim (an instance that lost it to a takeover writes nothing): answers whether it stored.
+   * Stores a recording's text and marks it indexed while `by` holds the claim (an instance that
+   * lost it to a takeover writes nothing more): answers whether it stored. Batches are separate
+   * statements, not one transaction: the embedded database runs one statement at a time, and a
+   * transaction of 100,000 lines would hold every other query back. Each batch is written only
+   * while the claim is held and refreshes it; a takeover starts by removing what a dead claimant left.
    */
   async store(id: string, by: string, entries: TextEntry[], truncated: boolean): Promise<boolean> {
-    return this.database.transaction(async (tx) => {
-      const held = await tx.query(
-        `SELECT 1 FROM recording_text_state
-          WHERE recording_id = $1 AND claimed_by = $2 AND indexed_at IS NULL FOR UPDATE`,
-        [id, by],
+    const held = `EXISTS (SELECT 1 FROM recording_text_state
+                     WHERE recording_id = $1 AND claimed_by = $2 AND indexed_at IS NULL)`;
+    const fresh = await this.database.query(
+      `UPDATE recording_text_state SET claimed_at = now()
+        WHERE recording_id = $1 AND claimed_by = $2 AND indexed_at IS NULL RETURNING recording_id`,
+      [id, by],
+    );
+    if (fresh.length === 0) return false;
+    await this.database.query(`DELETE FROM recording_text WHERE recording_id = $1 AND ${held}`, [id, by]);
+    for (let at = 0; at < entries.length; at += BATCH) {
+      const part = entries.slice(at, at + BATCH);
+      const [written] = await this.database.query<{ n: number }>(
+        `WITH written AS (
+           INSERT INTO recording_text (recording_id, seq, t, kind, text)
+           SELECT $1, * FROM unnest($3::int[], $4::float8[], $5::text[], $6::text[]) WHERE ${held}
+           RETURNING 1)
+         SELECT count(*)::int AS n FROM written`,
+        [id, by, part.map((_, i) => at + i), part.map((e) => e.t), part.map((e) => e.kind), part.map((e) => e.text)],
       );
-      if (held.length === 0) return false;
-      await tx.query('DELETE FROM recording_text WHERE recording_id = $1', [id]);
-      for (let at = 0; at < entries.length; at += BATCH) {
-        const part = entries.slice(at, at + BATCH);
-        await tx.query(
-          `INSERT INTO recording_text (recording_id, seq, t, kind, text)
-           SELECT $1, * FROM unnest($2::int[], $3::float8[], $4::text[], $5::text[])`,
-          [id, part.map((_, i) => at + i), part.map((e) => e.t), part.map((e) => e.kind), part.map((e) => e.text)],
-        );
-      }
-      await tx.query(
-        `UPDATE recording_text_state SET indexed_at = now(), lines = $2, truncated = $3, error = NULL
-          WHERE recording_id = $1`,
-        [id, entries.length, truncated],
-      );
-      return true;
-    });
+      if ((written?.n ?? 0) < part.length) return false;
+    }
+    const done = await this.database.query(
+      `UPDATE recording_text_state SET indexed_at = now(), lines = $3, truncated = $4, error = NULL
+        WHERE recording_id = $1 AND claimed_by = $2 AND indexed_at IS NULL RETURNING recording_id`,
+      [id, by, entries.length, truncated],
+    );
+    return done.length > 0;
   }
 
   /** Marks a claimed recording as indexed with nothing, saying why (its file is missing or unreadable). */

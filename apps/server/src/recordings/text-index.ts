@@ -14,7 +14,7 @@ const SWEEP_MS = 5 * 60_000;
  * ended before the index existed, or whose end was seen by an instance that died, are found by a
  * sweep at start and every few minutes. Every recording is claimed in the database first, so of
  * several instances exactly one indexes it. One recording at a time per instance: a cast file is
- * streamed (text-extract.ts), and its text, capped per recording, is written in one transaction.
+ * streamed (text-extract.ts), and its text, capped per recording, is written in batches under the claim.
  * Live sessions are not indexed: their text is searched in the player until they end.
  */
 export class TextIndexer {
