@@ -218,18 +218,33 @@ export function keyFingerprint(key: KeyObject): string {
   return `SHA256:${createHash('sha256').update(der).digest('base64').replace(/=+$/, '')}`;
 }
 
-function canonicalPem(key: KeyObject): string {
-  return key.export({ type: 'spki', format: 'pem' }).toString();
+/** A parsed public key with what the checks compare: its fingerprint and its canonical PEM. */
+interface ParsedKey {
+  key: KeyObject;
+  fingerprint: string;
+  pem: string;
 }
 
+/** Keys parsed before (the same few keys recur; parsing and exporting one costs a millisecond). */
+const parsedKeys = new Map<string, ParsedKey | string>();
+
 /** An Ed25519 public key from PEM text, or why not. */
-function parseKey(pem: string): KeyObject | string {
+function parseKey(text: string): ParsedKey | string {
+  const known = parsedKeys.get(text);
+  if (known) return known;
+  let parsed: ParsedKey | string;
   try {
-    const key = createPublicKey(pem);
-    return key.asymmetricKeyType === 'ed25519' ? key : `it is a ${key.asymmetricKeyType ?? 'unknown'} key, not Ed25519`;
+    const key = createPublicKey(text);
+    parsed =
+      key.asymmetricKeyType === 'ed25519'
+        ? { key, fingerprint: keyFingerprint(key), pem: key.export({ type: 'spki', format: 'pem' }).toString() }
+        : `it is a ${key.asymmetricKeyType ?? 'unknown'} key, not Ed25519`;
   } catch {
-    return 'it is not a PEM public key';
+    parsed = 'it is not a PEM public key';
   }
+  if (parsedKeys.size >= 64) parsedKeys.clear();
+  parsedKeys.set(text, parsed);
+  return parsed;
 }
 
 type Json = Record<string, unknown>;
@@ -586,14 +601,14 @@ export async function verifyBundle(
     const parsed = parseKey(pem.toString('utf8'));
     if (typeof parsed === 'string') f.add(`public-key.pem is unreadable: ${parsed}`);
     else {
-      bundleKey = keyFingerprint(parsed);
-      if (!Buffer.from(canonicalPem(parsed)).equals(pem))
+      bundleKey = parsed.fingerprint;
+      if (!Buffer.from(parsed.pem).equals(pem))
         f.add('public-key.pem was edited: it is not the exact PEM the server writes');
       if (bundleKey !== trustedKey)
         f.add(
           `the bundle is signed by the key ${bundleKey} (public-key.pem), not by the key you gave (${trustedKey}): it was signed by someone else, or you were given another key`,
         );
-      else key = parsed;
+      else key = parsed.key;
     }
   }
   if ('fingerprint' in trusted && bundleKey !== trustedKey)
@@ -606,10 +621,10 @@ export async function verifyBundle(
   if (named && named.toLowerCase() !== manifest.recording_id.toLowerCase())
     f.add(`the file is named for recording ${named} but holds recording ${manifest.recording_id}`);
   const manifestKey = parseKey(manifest.public_key);
-  if (typeof manifestKey === 'string' || canonicalPem(manifestKey) !== manifest.public_key)
+  if (typeof manifestKey === 'string' || manifestKey.pem !== manifest.public_key)
     f.add('the public_key in manifest.json is not a well-formed Ed25519 PEM key');
-  else if (pem && canonicalPem(manifestKey) !== pem.toString('utf8'))
-    f.add(`the manifest names the key ${keyFingerprint(manifestKey)}, which is not public-key.pem`);
+  else if (pem && manifestKey.pem !== pem.toString('utf8'))
+    f.add(`the manifest names the key ${manifestKey.fingerprint}, which is not public-key.pem`);
   const checkpointsMember = members.get(BUNDLE_MEMBERS.checkpoints);
   const checkpoints = checkpointsMember
     ? await readCheckpoints(source, checkpointsMember, manifest, key, f)
@@ -679,7 +694,7 @@ async function trustedKeyOf(spec: string): Promise<TrustedKey> {
   }
   const key = parseKey(pem);
   if (typeof key === 'string') throw new UsageError(`--key: ${key}`);
-  return { key };
+  return { key: key.key };
 }
 
 function parseArgs(argv: string[]): { bundle: string; key: string; video?: string } | 'help' {
