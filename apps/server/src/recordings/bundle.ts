@@ -102,6 +102,9 @@ ${video ? '  video.json            the SHA-256 and size of the session\u2019s vi
 
 How to check it, on any machine with Node.js 20 or later
   npx gatehouse verify ${name} --key <fingerprint from Settings>
+(in a Gatehouse checkout or installation), or with the verifier's single file, which needs nothing
+but Node (apps/agent/dist/evidence/verify-bundle.js of Gatehouse):
+  node verify-bundle.js ${name} --key <fingerprint from Settings>
 The verifier trusts only the key you give (a SHA256: fingerprint, or the public key as a PEM file).
 It checks that the bundle's key is that key; the manifest's signature; the recording's header;
 every chunk of recording.cast against its link in the chain, in order, none missing and none added;
