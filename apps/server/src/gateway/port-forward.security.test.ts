@@ -221,6 +221,10 @@ describe.each(DATABASES)('ssh port forwarding through the gateway on %s', (kind)
     )!;
     expect(rec.forwards).toEqual([target]);
     expect(rec.type).toBe('ssh');
+    // A connection that only forwarded is a session of kind forward (its first channel's).
+    expect((rec as Rec & { kind: string | null }).kind).toBe('forward');
+    const kinds = await server.call<{ recordings: Rec[] }>('GET', '/api/recording?kind=forward', { token: admin });
+    expect(kinds.body.recordings.map((r) => r.id)).toContain(rec.id);
     // Sessions can be narrowed to those that forwarded, and the detail names the target too.
     const forwarded = await server.call<{ recordings: Rec[] }>('GET', '/api/recording?forwarded=true', {
       token: admin,
