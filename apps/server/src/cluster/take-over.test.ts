@@ -178,6 +178,8 @@ describe.skipIf(!URL)('an instance declared gone while it still runs (PostgreSQL
       });
       live.recorder.output(Buffer.from('before the stall\r\n'));
       await live.recorder.flush();
+      // Recovery signs what the database committed: this chunk is, before A stalls.
+      await a.services.recordings.committed(live.id);
       const oldId = a.services.instances.id;
       // B found A silent too long: A is gone, and B recovers its recording.
       await b.services.database.query('UPDATE server_instances SET gone_at = now() WHERE id = $1', [oldId]);
