@@ -425,6 +425,40 @@ export const rightsChanges = pgTable('rights_changes', {
   at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** Ended recordings' text as lines, for search across recordings (migration 0020, recordings/text-index.ts). */
+export const recordingText = pgTable(
+  'recording_text',
+  {
+    recordingId: uuid('recording_id')
+      .notNull()
+      .references(() => recordings.id, { onDelete: 'cascade' }),
+    /** Order of the line within its recording. */
+    seq: integer('seq').notNull(),
+    /** Seconds from the recording's start when the line was complete. */
+    t: doublePrecision('t').notNull(),
+    /** 'output' | 'input' | 'command' | 'file'. */
+    kind: text('kind').notNull(),
+    text: text('text').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recordingId, t.seq] })],
+);
+
+/** Which recordings are indexed, and the instance that claimed each (migration 0020). */
+export const recordingTextState = pgTable('recording_text_state', {
+  recordingId: uuid('recording_id')
+    .primaryKey()
+    .references(() => recordings.id, { onDelete: 'cascade' }),
+  claimedBy: text('claimed_by').notNull(),
+  claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Null until the text is in recording_text. */
+  indexedAt: timestamp('indexed_at', { withTimezone: true }),
+  lines: integer('lines').notNull().default(0),
+  /** A cap of text per recording (text-extract.ts TEXT_CAPS) cut it. */
+  truncated: boolean('truncated').notNull().default(false),
+  /** Why the last attempt failed (the file unreadable), when it did. */
+  error: text('error'),
+});
+
 /** File operations observed in sftp and scp channels (migration 0019); the recording's markers are the record. */
 export const fileTransfers = pgTable(
   'file_transfers',

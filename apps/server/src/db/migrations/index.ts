@@ -14,9 +14,9 @@ import { sql as liveRights } from './0015-live-rights.js';
 import { sql as openPermission } from './0016-open-permission.js';
 import { sql as serverInstances } from './0017-server-instances.js';
 import { sql as recordingIntegrity } from './0018-recording-integrity.js';
-import { sql as legalHold } from './0021-legal-hold.js';
 import { sql as fileTransfers } from './0019-file-transfers.js';
 import { sql as recordingText } from './0020-recording-text.js';
+import { sql as legalHold } from './0021-legal-hold.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -36,7 +36,7 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0016-open-permission', sql: openPermission },
   { id: '0017-server-instances', sql: serverInstances },
   { id: '0018-recording-integrity', sql: recordingIntegrity },
-  { id: '0021-legal-hold', sql: legalHold },
   { id: '0019-file-transfers', sql: fileTransfers },
   { id: '0020-recording-text', sql: recordingText },
+  { id: '0021-legal-hold', sql: legalHold },
 ];
