@@ -161,9 +161,8 @@ try {
     ['no-such-text-anywhere', 'no match'],
     ['nginx', 'common word'],
     ['progress 100%', 'in every session'],
-    ['ls', 'two characters'],
-    // No trigram in two characters: a rare one is answered by reading every line (the slow case).
-    ['qz', 'two characters, no match'],
+    ['top', 'three characters'],
+    ['qzx', 'three characters, no match'],
   ];
   console.log(
     `${'search'.padEnd(42)}${'p50'.padStart(10)}${'p95'.padStart(10)}${'max'.padStart(10)}   grep -rilF p50/p95/max        p95 ratio   p95/target`,

@@ -15,7 +15,7 @@ describe('mock search across recordings', () => {
       for (const h of s.hits) expect(h.snippet.slice(h.match_start, h.match_start + h.match_length)).toBe('logout');
   });
 
-  it('refuses a text shorter than two characters', async () => {
-    expect((await call('searchRecordings', { query: { q: 'e' } })).status).toBe(400);
+  it('refuses a text shorter than three characters', async () => {
+    expect((await call('searchRecordings', { query: { q: 'ab' } })).status).toBe(400);
   });
 });

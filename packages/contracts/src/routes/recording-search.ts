@@ -8,7 +8,7 @@ export const RECORDING_TEXT_KINDS = ['output', 'input', 'command', 'file'] as co
 export type RecordingTextKind = (typeof RECORDING_TEXT_KINDS)[number];
 
 /** Shortest and longest text searched across recordings, in characters. */
-export const RECORDING_SEARCH_MIN = 2;
+export const RECORDING_SEARCH_MIN = 3;
 export const RECORDING_SEARCH_MAX = 200;
 /** Most hits shown per session. */
 export const RECORDING_SEARCH_HITS_PER_SESSION = 5;
@@ -88,5 +88,5 @@ export const searchRecordings = defineRoute({
     sessions: z.array(RecordingSearchSession),
     next_cursor: z.string().nullable(),
   }),
-  errors: { 400: 'q missing, shorter than 2 or longer than 200 characters, or another parameter is wrong' },
+  errors: { 400: 'q missing, shorter than 3 or longer than 200 characters, or another parameter is wrong' },
 });

@@ -1,3 +1,4 @@
+import { RECORDING_SEARCH_MAX, RECORDING_SEARCH_MIN } from '@gatehouse/contracts';
 import { type MockCast, searchCast } from '../cast';
 import { MockError, type MockContext, type NamedHandler, route } from '../http';
 import type { Answer, MockRecording, MockState } from '../types';
@@ -28,7 +29,8 @@ export function searchHandlers(
   return [
     route(context, 'searchRecordings', ({ query }): Answer<'searchRecordings'> => {
       const q = query.get('q') ?? '';
-      if (q.trim().length < 2 || q.length > 200) throw new MockError(400, 'q is 2 to 200 characters');
+      if (q.trim().length < RECORDING_SEARCH_MIN || q.length > RECORDING_SEARCH_MAX)
+        throw new MockError(400, `q is ${RECORDING_SEARCH_MIN} to ${RECORDING_SEARCH_MAX} characters`);
       if (CONTROL.test(q)) throw new MockError(400, 'q is one line of text, without control characters');
       const kinds = (query.get('kind') ?? '').split(',').filter(Boolean);
       const since = Date.parse(query.get('since') ?? '2020-01-01T00:00:00Z');

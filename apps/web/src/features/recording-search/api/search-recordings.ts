@@ -1,4 +1,4 @@
-import type { RecordingTextKind, ResponseOf, Routes } from '@gatehouse/contracts';
+import { RECORDING_SEARCH_MIN, type RecordingTextKind, type ResponseOf, type Routes } from '@gatehouse/contracts';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import type { RouteRef } from '../../../lib/api-routes';
@@ -25,8 +25,8 @@ export interface SearchParams {
   range: SearchRange;
 }
 
-/** Shortest text the server searches for. */
-export const MIN_QUERY = 2;
+/** Shortest text the server searches for (three: every search then has a trigram to use). */
+export const MIN_QUERY = RECORDING_SEARCH_MIN;
 
 /** The query values of one page. */
 export function searchQuery(params: SearchParams, cursor: string | undefined, now: number) {

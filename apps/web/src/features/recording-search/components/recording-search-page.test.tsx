@@ -132,7 +132,7 @@ describe('search recordings page', () => {
 
   it('shows the server’s reason when the search fails, with Try again', async () => {
     fakeServer({ 'GET api/recording/search': [400, { message: 'q is at most 200 characters' }] });
-    renderPage('/recordings/search?q=xx');
+    renderPage('/recordings/search?q=xxx');
     expect(await screen.findByText(/q is at most 200 characters/)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Try again' })).toBeTruthy();
   });
@@ -143,7 +143,7 @@ describe('search recordings page', () => {
       next_cursor: 'c1',
     };
     const seen = fakeServer({ 'GET api/recording/search': [200, first] });
-    renderPage('/recordings/search?q=rm');
+    renderPage('/recordings/search?q=rm -rf');
     fireEvent.click(await screen.findByRole('button', { name: 'Show more sessions' }));
     await vi.waitFor(() => expect(seen.at(-1)?.url).toContain('cursor=c1'));
   });
