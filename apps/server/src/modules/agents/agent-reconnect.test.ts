@@ -87,7 +87,11 @@ describe('an agent across a server outage', () => {
       expect(back).toBe('connected');
       expect(took).toBeLessThan(8000);
       expect(Math.max(...delays)).toBeLessThanOrEqual(5);
-      for (const answer of seen.filter((s) => !s.agentBack)) expect(answer.state).toBe('reconnecting');
+      // Every answer before the first 'connected' said reconnecting (the agent's own log line of its
+      // return may come a moment after the server already counts it connected).
+      const firstConnected = seen.findIndex((s) => s.state === 'connected');
+      expect(seen.slice(0, firstConnected).length).toBeGreaterThan(0);
+      for (const answer of seen.slice(0, firstConnected)) expect(answer.state).toBe('reconnecting');
     },
     90_000 + OUTAGE_MS,
   );
