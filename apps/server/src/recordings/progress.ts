@@ -7,6 +7,14 @@ import type { FlushedChunk } from './recorder.js';
 export const CHECKPOINT_MS = 4000;
 
 /**
+ * Writes of one recording's progress start at least this far apart: a flood hands over a chunk
+ * every few milliseconds, and a row write for each would keep the database (the embedded one runs
+ * on the server's own thread) busy for the whole flood. Chunks in between are coalesced into the
+ * newest, so a crash loses at most this much committed-but-unwritten output more.
+ */
+export const COMMIT_SPACING_MS = 100;
+
+/**
  * Commits one live recording's chain progress to its row as each chunk reaches the disk, so that
  * recovery signs only what the database saw. At most one write is in flight; chunks that arrive
  * meanwhile are coalesced into the newest, written next. The row itself never goes back (the
@@ -43,12 +51,15 @@ export class ProgressCommitter {
     while (this.waiting) {
       const next = this.waiting;
       this.waiting = undefined;
+      const started = Date.now();
       try {
         await this.write(next);
         if (next.seq > this.committed.seq) this.committed = next;
       } catch (error) {
         this.failed(error);
       }
+      const rest = COMMIT_SPACING_MS - (Date.now() - started);
+      if (this.waiting && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
     this.writing = undefined;
   }
