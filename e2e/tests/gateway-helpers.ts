@@ -88,6 +88,8 @@ export async function startSshd(): Promise<Sshd> {
     'PermitRootLogin prohibit-password',
     'StrictModes no',
     'UsePAM no',
+    // sftp (and the default scp, which speaks it) for the evidence test's file transfers.
+    'Subsystem sftp internal-sftp',
     'LogLevel ERROR',
   ];
   fs.writeFileSync(path.join(dir, 'sshd_config'), config.join('\n'));
