@@ -6,8 +6,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keyFingerprint } from '../../recordings/chain.js';
-import { type AgentProcess, eventually, startAgent } from '../../test/agent-process.js';
+import { type AgentProcess, eventually } from '../../test/agent-process.js';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
+import { enrolGatewayHost } from '../../test/gateway-host.js';
 import { type Sshd, ssh, startSshd, userKey } from '../../test/sshd.js';
 
 /** The committed launcher of `npx gatehouse` (it runs the built agent, apps/agent/dist). */
@@ -45,35 +46,11 @@ describe.each(DATABASES)('evidence bundles on %s', (kind) => {
     server = await startTestServer(kind);
     admin = await server.login();
     sshd = await startSshd();
-    const key = (
-      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'b' } })
-    ).body.key;
-    agent = startAgent({ server: server.url, key, hostname: 'web-01' });
-    const agentId = (await eventually(
-      async () =>
-        (await server.call<{ agents: { id: string; connected: boolean }[] }>('GET', '/api/agent', { token: admin }))
-          .body.agents[0],
-      (a) => a?.connected === true,
-    ))!.id;
-    await server.call('POST', `/api/agent/${agentId}/config`, { token: admin, body: { whitelist: [sshd.port] } });
-    await eventually(
-      async () => fs.readFileSync(path.join(agent.stateDir, 'config.json'), 'utf8'),
-      (text) => text.includes(String(sshd.port)),
-    );
-    const def = await server.call<{ definition: { id: string; public_key: string } }>(
-      'POST',
-      '/api/tunneldefinition/ssh',
-      { token: admin, body: { name: 'web-01 shell', host_id: agentId, port: sshd.port, ssh_login: sshd.login } },
-    );
-    sshd.authorizeKey(def.body.definition.public_key);
-    await server.createUser('vera@example.test', 'password-123');
-    const token = await server.login('vera@example.test', 'password-123');
-    await server.call('POST', '/api/user/me/ssh-keys', { token, body: { name: 'laptop', public_key: vera.publicKey } });
-    const users = await server.call<{ users: { id: string; email: string }[] }>('GET', '/api/user', { token: admin });
-    await server.call('PUT', `/api/tunneldefinition/${def.body.definition.id}/users`, {
-      token: admin,
-      body: { users: [users.body.users.find((u) => u.email === 'vera@example.test')!.id] },
-    });
+    ({ agent } = await enrolGatewayHost(server, admin, sshd, {
+      hostname: 'web-01',
+      definition: 'web-01 shell',
+      user: { email: 'vera@example.test', password: 'password-123', publicKey: vera.publicKey },
+    }));
     const session = ssh.call(null, [
       '-p',
       String(server.sshPort),
