@@ -9,6 +9,7 @@ echo "== build";       npm run build
 echo "== typecheck";   npm run typecheck
 echo "== lint";        npm run lint
 echo "== format";      npm run format:check
+echo "== engines";     node scripts/check-engines.mjs
 rm -rf test-results && mkdir -p test-results
 set +e
 echo "== unit and API tests (databases: PGlite${TEST_DATABASE_URL:+ and PostgreSQL})"
