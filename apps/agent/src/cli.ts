@@ -14,6 +14,10 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (options === 'version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
   if ('error' in options) {
     process.stderr.write(`${options.error}\n\n${USAGE}\n`);
     return 1;
@@ -42,7 +46,10 @@ async function main(): Promise<number> {
     }
     state.saveIdentity(identity);
     log.notice(`registered as agent ${identity.id}; identity kept in ${options.stateDir}`);
+  } else if (options.enrolOnly) {
+    log.notice(`already enrolled as agent ${identity.id} (state in ${options.stateDir}); the key is not used`);
   }
+  if (options.enrolOnly) return 0;
   const connection = new AgentConnection(identity, hello, state, log, options.capture);
   const stop = () => {
     connection.stop();

@@ -10,6 +10,8 @@ export interface AgentOptions {
   hostname: string;
   /** Desktop capture for RDP session video. */
   capture: CaptureOptions;
+  /** Enrol (when not enrolled yet) and exit, without connecting: what the install script runs once. */
+  enrolOnly: boolean;
 }
 
 export const USAGE = `Usage: gatehouse-agent --server URL [--key REGISTRATION_KEY] [--state-dir DIR]
@@ -21,14 +23,25 @@ export const USAGE = `Usage: gatehouse-agent --server URL [--key REGISTRATION_KE
   --hostname NAME     name to report instead of this machine's hostname            (GATEHOUSE_AGENT_HOSTNAME)
   --capture-source S  screen that RDP session video captures: an X display on Linux (GATEHOUSE_CAPTURE_SOURCE)
                       (default $DISPLAY, else :0), gdigrab's source on Windows (default desktop)
-  --ffmpeg PATH       the ffmpeg that captures RDP session video (default ffmpeg)   (GATEHOUSE_FFMPEG)`;
+  --ffmpeg PATH       the ffmpeg that captures RDP session video (default ffmpeg)   (GATEHOUSE_FFMPEG)
+  --enrol-only        enrol with the key if not enrolled yet, then exit (the install script runs this once)
+  --version           print the agent's version`;
 
 /** Reads the options; answers an error text when they are unusable. */
-export function readOptions(argv: string[], env: NodeJS.ProcessEnv): AgentOptions | { error: string } | 'help' {
+export function readOptions(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): AgentOptions | { error: string } | 'help' | 'version' {
   const flags = new Map<string, string>();
+  let enrolOnly = false;
   for (let i = 0; i < argv.length; i += 1) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return 'help';
+    if (arg === '--version') return 'version';
+    if (arg === '--enrol-only' || arg === '--enroll-only') {
+      enrolOnly = true;
+      continue;
+    }
     const match = /^--(server|key|state-dir|hostname|capture-source|capture-display|ffmpeg)(?:=(.*))?$/.exec(arg);
     if (!match?.[1]) return { error: `Unknown argument ${arg}` };
     const value = match[2] ?? argv[(i += 1)];
@@ -51,6 +64,7 @@ export function readOptions(argv: string[], env: NodeJS.ProcessEnv): AgentOption
       source: flags.get('capture-source') ?? (env.GATEHOUSE_CAPTURE_SOURCE || undefined),
       ffmpeg: flags.get('ffmpeg') ?? (env.GATEHOUSE_FFMPEG || 'ffmpeg'),
     },
+    enrolOnly,
   };
 }
 
