@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { MAX_JSON_BODY_BYTES } from '@gatehouse/contracts';
 import type { Config } from './config.js';
 import { installAuditHook } from './http/audit-hook.js';
+import { agentInstallHandlers } from './modules/agent-install/agent-install.routes.js';
 import { bindRoutes, type Handlers } from './http/bind-routes.js';
 import { installConsole } from './http/console.js';
 import { installErrorHandler } from './http/errors.js';
@@ -42,7 +43,7 @@ const SECURITY_HEADERS = {
 
 /** Builds the HTTP server: security headers, error mapping, audit, every contract route, the console. */
 export async function buildApp(
-  config: Pick<Config, 'buildTag' | 'webDir' | 'trustProxy'>,
+  config: Pick<Config, 'buildTag' | 'webDir' | 'trustProxy'> & Partial<Pick<Config, 'publicUrl'>>,
   services: Services,
 ): Promise<FastifyInstance> {
   const app = Fastify({
@@ -80,6 +81,7 @@ export async function buildApp(
     ...settingsHandlers(services),
     ...mailHandlers(services),
     ...agentHandlers(services),
+    ...agentInstallHandlers(services, config),
     ...tunnelHandlers(services),
     ...recordingHandlers(services),
     ...recordingSearchHandlers(services),

@@ -9,9 +9,14 @@ import { ADMIN, TEST_BASE, TEST_NOW, serveMockApi } from './test-client';
 /** Contract routes the console never calls: the agents', the identity providers', audit and OpenAPI. */
 const NOT_CALLED_BY_THE_CONSOLE: RouteName[] = [
   'health',
+  'liveness',
+  'readiness',
   'auditList',
   'openapi',
   'registerAgent',
+  'agentBundleManifest',
+  'agentBundleDownload',
+  'agentInstallScript',
   'uploadRecordingVideo',
   'oidcCallback',
   'samlAcs',

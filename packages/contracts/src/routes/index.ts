@@ -1,4 +1,5 @@
 import type { RouteContract } from '../route.js';
+import * as agentInstall from './agent-install.js';
 import * as agents from './agents.js';
 import * as apikeys from './apikeys.js';
 import * as auth from './auth.js';
@@ -26,6 +27,8 @@ export const routes = {
   security: auth.security,
   ssoProvider: auth.ssoProvider,
   health: system.health,
+  liveness: system.liveness,
+  readiness: system.readiness,
   metadata: system.metadata,
   navigationCounts: system.navigationCounts,
   auditList: system.auditList,
@@ -75,6 +78,9 @@ export const routes = {
   saveAgentConfig: agents.saveAgentConfig,
   deleteAgent: agents.deleteAgent,
   registerAgent: agents.registerAgent,
+  agentBundleManifest: agentInstall.agentBundleManifest,
+  agentBundleDownload: agentInstall.agentBundleDownload,
+  agentInstallScript: agentInstall.agentInstallScript,
   listTunnels: tunnels.listTunnels,
   listAllTunnels: tunnels.listAllTunnels,
   createTunnel: tunnels.createTunnel,
@@ -128,6 +134,7 @@ export type RouteName = keyof Routes;
 /** The route table as a list, for binding, the OpenAPI document and the authorization matrix. */
 export const routeList: readonly RouteContract[] = Object.values(routes);
 
+export * from './agent-install.js';
 export * from './agents.js';
 export * from './apikeys.js';
 export * from './auth.js';
