@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KEY_PLACEHOLDER, agentCommand, agentEnvironment } from './agent-command';
+import { KEY_PLACEHOLDER, agentCommand, agentEnvironment, installCommand } from './agent-command';
 
 describe('agent command', () => {
   it('names the server, the key and the state folder', () => {
@@ -21,5 +21,11 @@ describe('agent command', () => {
       'export GATEHOUSE_AGENT_STATE_DIR=/var/lib/gatehouse-agent',
       'npx gatehouse-agent',
     ]);
+  });
+
+  it('gives the one-line install from this server', () => {
+    expect(installCommand('https://gate.example.com/', 'ghk_abc')).toBe(
+      'curl -fsSL https://gate.example.com/api/agent/install.sh | sudo sh -s -- --key ghk_abc',
+    );
   });
 });

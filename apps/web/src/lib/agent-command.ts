@@ -8,7 +8,15 @@ function server(origin: string): string {
   return origin.replace(/\/+$/, '');
 }
 
-/** The command that enrols a host: `npx gatehouse-agent --server … --key … --state-dir …`. */
+/**
+ * The one-line install for a Linux host with systemd (issue 17): the server's install script
+ * downloads the one-file agent, installs it as the gatehouse-agent service and enrols with the key.
+ */
+export function installCommand(origin: string, key: string): string {
+  return `curl -fsSL ${server(origin)}/api/agent/install.sh | sudo sh -s -- --key ${key}`;
+}
+
+/** The command that enrols a host from a clone of the repository: `npx gatehouse-agent --server … --key … --state-dir …`. */
 export function agentCommand(origin: string, key: string): string {
   return `npx gatehouse-agent --server ${server(origin)} --key ${key} --state-dir ${AGENT_STATE_DIR}`;
 }

@@ -57,7 +57,12 @@ describe('AddHostDialog', () => {
     renderWithProviders(<AddHostDialog open onClose={vi.fn()} />);
     fireEvent.change(screen.getByLabelText('Key description'), { target: { value: 'Berlin site' } });
     fireEvent.click(screen.getByRole('button', { name: 'Generate key' }));
-    expect(await screen.findByLabelText('Agent command')).toHaveProperty(
+    expect(await screen.findByLabelText('Install command (Linux, systemd)')).toHaveProperty(
+      'value',
+      `curl -fsSL ${origin}/api/agent/install.sh | sudo sh -s -- --key ghk_secret`,
+    );
+    expect(screen.getByRole('button', { name: 'Copy install command' })).toBeTruthy();
+    expect(screen.getByLabelText('Agent command')).toHaveProperty(
       'value',
       `npx gatehouse-agent --server ${origin} --key ghk_secret --state-dir /var/lib/gatehouse-agent`,
     );
@@ -139,6 +144,10 @@ describe('AddHostDialog', () => {
       `npx gatehouse-agent --server ${origin} --key <REGISTRATION_KEY> --state-dir /var/lib/gatehouse-agent`,
     );
     expect(screen.getByText(/Replace <REGISTRATION_KEY> with the secret of the key Berlin site/)).toBeTruthy();
+    expect(screen.getByLabelText('Install command (Linux, systemd)')).toHaveProperty(
+      'value',
+      `curl -fsSL ${origin}/api/agent/install.sh | sudo sh -s -- --key <REGISTRATION_KEY>`,
+    );
   });
 
   it('tells a non-administrator to ask for a key, without listing keys', () => {

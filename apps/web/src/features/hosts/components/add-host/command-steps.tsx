@@ -3,12 +3,19 @@ import Box from '@mui/material/Box';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { KEY_PLACEHOLDER, agentCommand, agentEnvironment, consoleOrigin } from '../../../../lib/agent-command';
+import {
+  KEY_PLACEHOLDER,
+  agentCommand,
+  agentEnvironment,
+  consoleOrigin,
+  installCommand,
+} from '../../../../lib/agent-command';
 import { CommandField } from './command-field';
 import type { ChosenKey } from './key-chooser';
 
 /**
- * The command to run on the new host, and the same as environment variables. A new key's secret
+ * The command to run on the new host: the one-line install from this server (Linux, systemd), then
+ * the agent run from a clone, and the same as environment variables. A new key's secret
  * is filled in; for an existing key (or none) a placeholder stands in, with why.
  */
 export function CommandSteps({ chosen }: { chosen: ChosenKey | null }) {
@@ -31,6 +38,14 @@ export function CommandSteps({ chosen }: { chosen: ChosenKey | null }) {
             {t('hosts.addDialog.placeholder', { placeholder: KEY_PLACEHOLDER, description: chosen.key.description })}
           </Alert>
         ) : null}
+        <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+          {t('hosts.addDialog.installText')}
+        </Typography>
+        <CommandField
+          label={t('hosts.addDialog.installCommand')}
+          value={installCommand(origin, secret)}
+          copyLabel={t('hosts.addDialog.copyInstallCommand')}
+        />
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {t('hosts.addDialog.runText')}
         </Typography>
