@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '@gatehouse/contracts';
 import { HTTP_CONNECTION_DEFAULTS } from './http/connection-limits.js';
 import { type ConfiguredRecordingKey, recordingKeyFromEnv } from './recordings/signing-keys.js';
+import { type ObjectStorageConfig, objectStorageFromEnv } from './recordings/object-store.js';
 
 const port = z.coerce.number().int().min(0).max(65535);
 const optionalText = z
@@ -98,6 +99,8 @@ export interface Config {
    * GATEHOUSE_RECORDING_KEY_FILE); unset keeps the one sealed in the database.
    */
   recordingKey?: ConfiguredRecordingKey;
+  /** S3-compatible object storage for recordings and videos (GATEHOUSE_S3_*); unset keeps them on local disk. */
+  objectStorage?: ObjectStorageConfig;
 }
 
 /** Thrown when the environment is invalid; its message lists every problem. */
@@ -114,6 +117,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
   let recordingKey: ConfiguredRecordingKey | undefined;
   try {
     recordingKey = recordingKeyFromEnv(e, path.resolve(e.GATEHOUSE_DATA_DIR));
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration in the environment:\n  ${(error as Error).message}`);
+  }
+  let objectStorage: ObjectStorageConfig | undefined;
+  try {
+    objectStorage = objectStorageFromEnv(env);
   } catch (error) {
     throw new ConfigError(`Invalid configuration in the environment:\n  ${(error as Error).message}`);
   }
@@ -143,5 +152,6 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     tlsPort: e.GATEHOUSE_TLS_PORT,
     devLicenses: e.GATEHOUSE_DEV_LICENSES === 'true',
     recordingKey,
+    objectStorage,
   };
 }

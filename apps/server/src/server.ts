@@ -79,6 +79,7 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
     httpsPort: config.tlsPort,
     databaseOutageGraceMs: config.databaseOutageGraceSeconds * 1000,
     recordingKey: config.recordingKey,
+    objectStorage: config.objectStorage,
   });
   database.health.useLog(services.log.child({ component: 'database' }));
   await services.usersService.ensureBuiltinRoles();

@@ -65,6 +65,8 @@ import { SessionsService } from './modules/recordings/sessions.service.js';
 import { RecordingSearchService } from './modules/recordings/recording-search.service.js';
 import { RecordingTextRepository } from './recordings/recording-text.repository.js';
 import { TextIndexer } from './recordings/text-index.js';
+import { type ObjectStorageConfig, ObjectStore } from './recordings/object-store.js';
+import { RecordingObjects } from './recordings/recording-objects.js';
 import { TransfersService } from './modules/recordings/transfers.service.js';
 import { FileTransfersRepository } from './recordings/file-transfers.repository.js';
 
@@ -90,6 +92,8 @@ export interface ServiceOptions {
   kubernetes?: KubernetesTarget | null;
   /** The key that signs recordings, when given (otherwise one sealed in the database). */
   recordingKey?: ConfiguredRecordingKey;
+  /** S3-compatible object storage for recordings and videos; unset keeps them in the data folder. */
+  objectStorage?: ObjectStorageConfig;
 }
 
 /** Wires repositories and services; the HTTP layer, the demo seeder and tests all use this. */
@@ -150,6 +154,15 @@ export function createServices(database: Database, options: ServiceOptions) {
   recordings.useHealth(database.health);
   recordings.instanceId = () => instances.id;
   recordings.audit = (entry) => audit.append(entry);
+  const recordingObjects = options.objectStorage
+    ? new RecordingObjects(
+        new ObjectStore(options.objectStorage),
+        recordingsRepository,
+        options.dataDir,
+        options.log.child({ component: 'recording-storage' }),
+      )
+    : undefined;
+  recordings.objects = recordingObjects;
   const mediaTickets = new MediaTickets(options.secretKey);
   const ssoConfig = new SsoConfigService(
     settingsRepository,
@@ -175,6 +188,7 @@ export function createServices(database: Database, options: ServiceOptions) {
   // Search across recordings (issue 16): each recording's text is indexed once it has ended.
   const recordingText = new RecordingTextRepository(database);
   const textIndexer = new TextIndexer(recordingText, options.log.child({ component: 'recording-search' }));
+  if (recordingObjects) textIndexer.localFile = (id) => recordingObjects.local(id);
   recordings.on('ended', (id: string) => textIndexer.ended(id));
   const gatekeeper: Gatekeeper = {
     auth,
@@ -203,7 +217,13 @@ export function createServices(database: Database, options: ServiceOptions) {
     ssoFlows: new SsoFlowService(ssoConfig, ssoFlowsRepository, oidc, saml, externalAccounts, auth, users),
     ingressTls: new IngressTlsService(settingsRepository, box, options.httpsPort),
     versions: new VersionsService(settingsRepository, agents, kube),
-    retention: new RecordingRetention(db, settings, audit, options.log.child({ component: 'recording-storage' })),
+    retention: new RecordingRetention(
+      db,
+      settings,
+      audit,
+      options.log.child({ component: 'recording-storage' }),
+      recordingObjects,
+    ),
     status: new StatusService(database, hub, options.dataDir, options.logBook, kube),
     hub,
     instances,
@@ -211,6 +231,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     box,
     gatewayKeys,
     recordings,
+    recordingObjects,
     repositories: {
       recordings: recordingsRepository,
       fileTransfers,

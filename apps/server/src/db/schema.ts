@@ -298,6 +298,10 @@ export const recordings = pgTable('recordings', {
   legalHoldAt: timestamp('legal_hold_at', { withTimezone: true }),
   /** Why the hold was placed; null when not held. */
   legalHoldReason: text('legal_hold_reason'),
+  /** Where its files are: 'local' (data folder) or 's3' (object storage; migration 0023). */
+  storage: text('storage').notNull().default('local'),
+  /** Key prefix of its objects when object storage is configured (segments while live, then final objects). */
+  objectKey: text('object_key'),
 });
 
 /**

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from './errors.js';
 
@@ -49,8 +50,15 @@ export function contentDisposition(name: string): string {
 export function sendFile(
   request: FastifyRequest,
   reply: FastifyReply,
-  file: { path: string; size: number; type: string; downloadName?: string },
-): FastifyReply {
+  file: {
+    path: string;
+    size: number;
+    type: string;
+    downloadName?: string;
+    /** Opens bytes start..end elsewhere than the local file (object storage, ADR 0008). */
+    open?: (start: number, end: number) => Promise<Readable>;
+  },
+): FastifyReply | Promise<FastifyReply> {
   let range: { start: number; end: number } | undefined;
   try {
     range = parseRange(request.headers.range, file.size);
@@ -64,5 +72,6 @@ export function sendFile(
   const { start, end } = range ?? { start: 0, end: file.size - 1 };
   if (range) reply.status(206).header('content-range', `bytes ${start}-${end}/${file.size}`);
   reply.header('content-length', end - start + 1);
+  if (file.open) return file.open(start, end).then((stream) => reply.send(stream));
   return reply.send(fs.createReadStream(file.path, { start, end }));
 }

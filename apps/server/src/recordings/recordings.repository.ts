@@ -55,6 +55,21 @@ export class RecordingsRepository {
     return row;
   }
 
+  /** Its files are now the final objects in object storage (issue 17): reads go there. */
+  async stored(id: string): Promise<void> {
+    await this.db.update(recordings).set({ storage: 's3' }).where(eq(recordings.id, id));
+  }
+
+  /** Ended recordings with objects named whose files are still local (some may be on this instance). */
+  async awaitingUpload(limit: number): Promise<RecordingRow[]> {
+    return this.db
+      .select()
+      .from(recordings)
+      .where(and(eq(recordings.storage, 'local'), isNotNull(recordings.objectKey), isNotNull(recordings.endedOn)))
+      .orderBy(asc(recordings.endedOn))
+      .limit(limit);
+  }
+
   /** One recording. */
   async find(id: string): Promise<RecordingRow | undefined> {
     return (await this.db.select().from(recordings).where(eq(recordings.id, id)).limit(1))[0];

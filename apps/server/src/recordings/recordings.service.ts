@@ -11,6 +11,7 @@ import { CHECKPOINT_MS, ProgressCommitter } from './progress.js';
 import { type FlushedChunk, type LiveChunk, Recorder } from './recorder.js';
 import type { RecordingRow, RecordingsRepository } from './recordings.repository.js';
 import { type OrphanFinding, cutUncommitted, inspectOrphan } from './recovery.js';
+import type { RecordingObjects } from './recording-objects.js';
 
 /** A session being recorded right now, on this instance. */
 export interface LiveRecording {
@@ -60,6 +61,11 @@ export class RecordingsService extends EventEmitter {
    * the server or its configuration sets it.
    */
   recordTerminal = true;
+  /**
+   * Object storage (GATEHOUSE_S3_*; services.ts sets it): live recordings' new bytes go up as
+   * segments, ended ones as final objects, and their local files are removed (ADR 0008).
+   */
+  objects: RecordingObjects | undefined;
 
   constructor(
     private readonly repository: RecordingsRepository,
@@ -125,6 +131,7 @@ export class RecordingsService extends EventEmitter {
         bytes: headerBytes,
         headerSha256: recorder.headerSha256,
         instanceId: this.instanceId() ?? null,
+        objectKey: this.objects?.keyFor(id) ?? null,
       });
     } finally {
       this.starting.delete(id);
@@ -137,6 +144,7 @@ export class RecordingsService extends EventEmitter {
       (err) => logFailure(this.log, err, 'recording progress not committed'),
     );
     this.committers.set(id, committer);
+    if (row.objectKey) this.objects?.track(id, row.objectKey, file);
     recorder.on('chunk', (chunk: FlushedChunk) => committer.chunk(chunk));
     const live: LiveRecording = { id, row, recorder };
     this.live.set(id, live);
@@ -212,6 +220,7 @@ export class RecordingsService extends EventEmitter {
     // The file and its signed manifest are the record; the row follows once the database answers.
     await this.saveOrHold(live.id, () => this.repository.finish(live.id, finished));
     this.emit('ended', live.id, reason);
+    this.store(live.id);
     return manifest;
   }
 
@@ -240,7 +249,28 @@ export class RecordingsService extends EventEmitter {
     return orphans.length;
   }
 
-  private async recover(row: RecordingRow): Promise<void> {
+  /** An ended recording's final objects, when object storage is configured (failures retried by its sweep). */
+  private store(id: string): void {
+    void this.objects?.finalize(id);
+  }
+
+  private async recover(original: RecordingRow): Promise<void> {
+    let row = original;
+    // Its instance died with its disk: the segments it uploaded while live are the files now.
+    if (this.objects && row.objectKey && !(await exists(row.storagePath))) {
+      const now = new Date();
+      const file = path.join(
+        this.dataDir,
+        'recordings',
+        String(now.getUTCFullYear()),
+        String(now.getUTCMonth() + 1).padStart(2, '0'),
+        `${row.id}.cast`,
+      );
+      if (await this.objects.restore(row, file)) {
+        row = { ...row, storagePath: file };
+        this.log.info({ recording: row.id }, 'a recording whose server stopped is recovered from its object segments');
+      }
+    }
     let found: OrphanFinding;
     try {
       found = await inspectOrphan(row.storagePath, row.id, {
@@ -279,6 +309,7 @@ export class RecordingsService extends EventEmitter {
     const manifest = signManifest(body, await this.signingKey());
     await fs.writeFile(`${row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
     await this.repository.finish(row.id, {
+      ...(row.storagePath === original.storagePath ? {} : { storagePath: row.storagePath }),
       endedOn: row.lastFlushAt,
       bytes: body.bytes,
       chunks: body.chunks,
@@ -287,6 +318,7 @@ export class RecordingsService extends EventEmitter {
       endReason: 'recovered',
     });
     this.emit('ended', row.id, 'recovered');
+    this.store(row.id);
   }
 
   /** A recovered recording whose files are not what the database committed: logged and audited. */
@@ -416,6 +448,7 @@ export class RecordingsService extends EventEmitter {
     await fs.writeFile(`${live.row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
     this.log.warn({ recording: live.id }, 'a recording recovered by another instance: output after that was cut');
     this.emit('ended', live.id, row.endReason ?? 'recovered');
+    this.store(live.id);
     return manifest;
   }
 
@@ -428,5 +461,13 @@ export class RecordingsService extends EventEmitter {
   close(): void {
     clearInterval(this.heartbeat);
     clearInterval(this.checkpoints);
+    this.objects?.close();
   }
+}
+
+async function exists(file: string): Promise<boolean> {
+  return fs.stat(file).then(
+    () => true,
+    () => false,
+  );
 }

@@ -27,6 +27,11 @@ export class TextIndexer {
   private idleWaiters: (() => void)[] = [];
   /** Who claims: this process (each process claims under its own name). */
   readonly claimant = `indexer:${crypto.randomUUID()}`;
+  /**
+   * Where a recording's cast file is when object storage is configured (services.ts sets it): its
+   * local file or a fresh copy of its objects, released after reading (ADR 0008).
+   */
+  localFile: ((id: string) => Promise<{ castPath: string; release: () => Promise<void> } | undefined>) | undefined;
 
   constructor(
     private readonly repository: RecordingTextRepository,
@@ -104,7 +109,12 @@ export class TextIndexer {
     if (!source) return;
     let text: Awaited<ReturnType<typeof extractText>>;
     try {
-      text = await extractText(source.storagePath);
+      const copy = await this.localFile?.(id);
+      try {
+        text = await extractText(copy?.castPath ?? source.storagePath);
+      } finally {
+        await copy?.release();
+      }
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
       await this.repository.failed(id, this.claimant, `the recording's file could not be read (${code})`);

@@ -19,6 +19,7 @@ export function installBundleAudit(app: FastifyInstance): void {
 /** Handler of the evidence bundle download. */
 export function bundleHandlers(s: Services): Pick<Handlers, 'getRecordingBundle'> {
   const bundles = new EvidenceBundles(s.repositories.recordings, s.sessions, () => s.gatewayKeys.keys());
+  bundles.objects = s.recordingObjects;
   return {
     getRecordingBundle: async ({ principal, params, request, reply }) => {
       const bundle = await bundles.open(principal, params.id);

@@ -4,7 +4,9 @@ import type { Readable } from 'node:stream';
 import { HttpError } from '../../http/errors.js';
 import { bundleFileName, evidenceBundle, fileDigest } from '../../recordings/bundle.js';
 import { type SignedManifest, keyFingerprint } from '../../recordings/chain.js';
-import type { RecordingsRepository } from '../../recordings/recordings.repository.js';
+import type { RecordingRow, RecordingsRepository } from '../../recordings/recordings.repository.js';
+import type { RecordingObjects } from '../../recordings/recording-objects.js';
+import { storageError } from '../../recordings/object-store.js';
 import { playbackOf, videoPathOf } from '../../recordings/video.service.js';
 import type { Principal } from '../auth/principal.js';
 import type { SessionsService } from './sessions.service.js';
@@ -28,17 +30,39 @@ export class EvidenceBundles {
     private readonly keys: () => Promise<{ signingKey: string }>,
   ) {}
 
+  /** Object storage, when configured (services.ts sets it): stored recordings are bundled from a fresh copy. */
+  objects: RecordingObjects | undefined;
+
   /** The bundle of one session, or a 404/409 saying why there is none. */
   async open(principal: Principal, id: string): Promise<BundleDownload> {
     const row = await this.sessions.forWatcher(principal, id);
+    const objects = this.objects;
+    if (!objects?.stored(row)) return this.bundle(row, row.storagePath);
+    let copy: Awaited<ReturnType<RecordingObjects['copy']>>;
+    try {
+      copy = await objects.copy(row, row.hasVideo && row.videoFinal);
+    } catch (error) {
+      throw new HttpError(503, `The object storage could not be read (${storageError(error)}); try again in a moment.`);
+    }
+    try {
+      const download = await this.bundle(row, copy.castPath);
+      download.stream.once('close', () => void copy.release());
+      return download;
+    } catch (error) {
+      await copy.release();
+      throw error;
+    }
+  }
+
+  private async bundle(row: RecordingRow, castPath: string): Promise<BundleDownload> {
     if (!row.endedOn)
       throw new HttpError(409, 'The session is live: its evidence bundle exists once the session ends and is signed.');
     if (!row.manifest)
       throw new HttpError(409, 'This recording has no signed manifest, so there is no evidence bundle to make.');
     const manifest = row.manifest as SignedManifest;
     const [cast, chain] = await Promise.all([
-      fs.stat(row.storagePath).catch(() => undefined),
-      fs.stat(`${row.storagePath}.chain`).catch(() => undefined),
+      fs.stat(castPath).catch(() => undefined),
+      fs.stat(`${castPath}.chain`).catch(() => undefined),
     ]);
     if (!cast || !chain) throw new HttpError(404, 'The recording’s files are missing from the recording storage.');
     const signingKey = createPrivateKey((await this.keys()).signingKey);
@@ -60,15 +84,15 @@ export class EvidenceBundles {
     if (row.hasVideo && row.videoBytes > 0) {
       if (playbackOf(row).live)
         throw new HttpError(409, 'The session’s video is still being uploaded: try again once it is complete.');
-      video = await fileDigest(videoPathOf(row.storagePath), row.videoBytes).catch(() => {
+      video = await fileDigest(videoPathOf(castPath), row.videoBytes).catch(() => {
         throw new HttpError(404, 'The session’s video is missing from the recording storage.');
       });
     }
     const { size, stream } = evidenceBundle({
       recordingId: row.id,
       endedOn: row.endedOn,
-      cast: { path: row.storagePath, size: cast.size },
-      chain: { path: `${row.storagePath}.chain`, size: chain.size },
+      cast: { path: castPath, size: cast.size },
+      chain: { path: `${castPath}.chain`, size: chain.size },
       manifest,
       checkpoints: await this.rows.checkpoints(row.id),
       video,

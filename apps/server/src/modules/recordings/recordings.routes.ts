@@ -1,6 +1,10 @@
 import type { Handlers } from '../../http/bind-routes.js';
 import { sendFile } from '../../http/send-file.js';
 import type { Services } from '../../services.js';
+import type { RecordingRow } from '../../recordings/recordings.repository.js';
+import type { Principal } from '../auth/principal.js';
+import { HttpError } from '../../http/errors.js';
+import { storageError } from '../../recordings/object-store.js';
 
 type RecordingRoutes =
   | 'listRecordings'
@@ -26,11 +30,27 @@ export function recordingHandlers(s: Services): Pick<Handlers, RecordingRoutes> 
       return { ticket, expires_at: expiresAt.toISOString() };
     },
     getRecordingCast: async ({ principal, params, query, request, reply }) => {
-      const { row, cast } = await s.sessions.openCast(principal, params.id);
-      await cast.close();
+      const stored = await storedRow(s, principal, params.id);
+      let size: number;
+      let row: RecordingRow;
+      if (stored) {
+        // In object storage: each range read straight from the object (ADR 0008).
+        row = stored;
+        size = await s.sessions.castSize(row);
+      } else {
+        const opened = await s.sessions.openCast(principal, params.id);
+        await opened.cast.close();
+        row = opened.row;
+        size = opened.cast.size;
+      }
+      const objects = s.recordingObjects;
       return sendFile(request, reply, {
         path: row.storagePath,
-        size: cast.size,
+        open:
+          stored && objects
+            ? (start, end) => objectStream(() => objects.read(stored, 'cast', start, end))
+            : undefined,
+        size,
         type: 'application/x-asciicast',
         downloadName: query.download
           ? `${row.hostname}-${row.startedOn.toISOString().replace(/[:.]/g, '-')}.cast`
@@ -51,4 +71,25 @@ export function recordingHandlers(s: Services): Pick<Handlers, RecordingRoutes> 
       return s.sessions.terminate(principal, params.id, Array.isArray(header) ? header[0] : header);
     },
   };
+}
+
+/** The session after the watcher checks when its files are in object storage; undefined when local. */
+export async function storedRow(
+  s: Services,
+  principal: Principal,
+  id: string,
+): Promise<(RecordingRow & { objectKey: string }) | undefined> {
+  const row = await s.sessions.forWatcher(principal, id);
+  return s.recordingObjects?.stored(row) ? row : undefined;
+}
+
+/** A ranged object read; object storage out of reach answers 503, a missing object 404. */
+export async function objectStream<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey')
+      throw new HttpError(404, 'The recording’s object is missing from the object storage.');
+    throw new HttpError(503, `The object storage could not be read (${storageError(error)}); try again in a moment.`);
+  }
 }

@@ -4,6 +4,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { recordings } from '../../db/schema.js';
 import { videoPathOf } from '../../recordings/video.service.js';
+import type { RecordingObjects } from '../../recordings/recording-objects.js';
+import { storageError } from '../../recordings/object-store.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
 import type { SettingsService } from '../settings/settings.service.js';
 
@@ -25,6 +27,8 @@ export class RecordingRetention {
     private readonly settings: SettingsService,
     private readonly audit: AuditRepository,
     private readonly log: FastifyBaseLogger,
+    /** Object storage, when configured: a removed recording's objects go too (after its row, so a hold wins). */
+    private readonly objects?: RecordingObjects,
   ) {}
 
   /** Removes what is past retention now; answers how many recordings went. */
@@ -55,7 +59,7 @@ export class RecordingRetention {
             eq(recordings.legalHold, false),
           ),
         )
-        .returning({ id: recordings.id, storagePath: recordings.storagePath });
+        .returning({ id: recordings.id, storagePath: recordings.storagePath, objectKey: recordings.objectKey });
       for (const row of gone) {
         await Promise.all(
           [
@@ -65,6 +69,15 @@ export class RecordingRetention {
             videoPathOf(row.storagePath),
           ].map((file) => fs.rm(file, { force: true })),
         );
+        if (row.objectKey && this.objects) {
+          const key = row.objectKey;
+          await this.objects.remove(key).catch((err: unknown) =>
+            this.log.warn(
+              { recording: row.id, key, why: storageError(err) },
+              'a removed recording’s objects could not be deleted from the object storage: delete them there',
+            ),
+          );
+        }
       }
       removed += gone.length;
       if (batch.length < BATCH) break;

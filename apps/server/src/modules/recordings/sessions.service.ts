@@ -14,6 +14,7 @@ import type {
 import { ScanQueue } from '../../recordings/scan-queue.js';
 import { type KnownSigningKey, manifestKey } from '../../recordings/signing-keys.js';
 import { verifyRecording } from '../../recordings/verify.js';
+import { storageError } from '../../recordings/object-store.js';
 
 import type { RecordingsService } from '../../recordings/recordings.service.js';
 import type { Principal } from '../auth/principal.js';
@@ -150,7 +151,7 @@ export class SessionsService {
       ...toRecording(row),
       width: row.width,
       height: row.height,
-      bytes: await completeSize(row.storagePath, row.endedOn !== null),
+      bytes: await this.castSize(row),
       chunks: row.chunks,
       duration_ms: Math.max(0, end.getTime() - row.startedOn.getTime()),
       video_bytes: row.videoBytes,
@@ -160,11 +161,26 @@ export class SessionsService {
     };
   }
 
+  /** How much of a session's cast is complete (a stored one: its object's size). */
+  async castSize(row: RecordingRow): Promise<number> {
+    const objects = this.recordings.objects;
+    if (objects?.stored(row)) return (await objectRead(() => objects.size(row, 'cast'))) ?? 0;
+    return completeSize(row.storagePath, row.endedOn !== null);
+  }
+
+  /** The local cast file of a session: its own, or a cached copy of a stored one. */
+  private async castPath(row: RecordingRow): Promise<string> {
+    const objects = this.recordings.objects;
+    if (objects?.stored(row)) return objectRead(() => objects.cached(row));
+    return row.storagePath;
+  }
+
   /** The cast file of a session, opened up to its last complete chunk. */
   async openCast(principal: Principal, id: string): Promise<{ row: RecordingRow; cast: CastFile }> {
     const row = await this.forWatcher(principal, id);
-    const size = await completeSize(row.storagePath, row.endedOn !== null);
-    const cast = await CastFile.open(row.storagePath, size).catch(() => {
+    const file = await this.castPath(row);
+    const size = await completeSize(file, row.endedOn !== null);
+    const cast = await CastFile.open(file, size).catch(() => {
       throw new HttpError(404, 'The recording’s file is missing from the recording storage.');
     });
     return { row, cast };
@@ -212,15 +228,33 @@ export class SessionsService {
       chunks: row.chunks,
     });
     if (!row.endedOn) return integrity('live', 'The session is live: its recording is signed when it ends.');
-    const file = await fs.stat(row.storagePath).catch(() => undefined);
+    const objects = this.recordings.objects;
+    // A stored recording is checked on a fresh copy of its objects, never on a cached one.
+    if (objects?.stored(row))
+      return objectRead(() => objects.withCopy(row, (cast) => this.verifyFile(row, cast, keys, integrity)));
+    return this.verifyFile(row, row.storagePath, keys, integrity);
+  }
+
+  private async verifyFile(
+    row: RecordingRow,
+    castPath: string,
+    keys: { active: string; known: KnownSigningKey[] },
+    integrity: (
+      status: z.infer<typeof RecordingIntegrity>['status'],
+      message: string,
+      bytes?: number,
+    ) => z.infer<typeof RecordingIntegrity>,
+  ): Promise<z.infer<typeof RecordingIntegrity>> {
+    const id = row.id;
+    const file = await fs.stat(castPath).catch(() => undefined);
     if (!file) return integrity('missing', 'The recording’s file is missing from the recording storage.');
     if (!row.manifest) return integrity('unsigned', 'This recording has no signed manifest.', file.size);
     const manifest = row.manifest as SignedManifest;
-    const trust = manifestKey(manifest, keys.known, row.endedOn);
+    const trust = manifestKey(manifest, keys.known, row.endedOn ?? new Date());
     const checkpoints = await this.rows.checkpoints(id);
     const result = await this.verifications
       .run(() =>
-        verifyRecording(row.storagePath, manifest, trust.key?.publicKey ?? keys.active, {
+        verifyRecording(castPath, manifest, trust.key?.publicKey ?? keys.active, {
           checkpoints,
           checkpointKeys: keys.known.map((k) => k.publicKey),
           committed: { bytes: row.bytes, chunks: row.chunks, chainHead: row.chainHead },
@@ -255,7 +289,7 @@ export class SessionsService {
    * last complete chunk) and that chunk's number; a terminal shows no more anyway.
    */
   async replay(row: RecordingRow): Promise<{ upto: number; events: CastEvent[] }> {
-    return castTail(row.storagePath, REPLAY_BYTES);
+    return castTail(await this.castPath(row), REPLAY_BYTES);
   }
 
   /**
@@ -277,5 +311,18 @@ export class SessionsService {
         'No server instance holds this session now (it is ending, or its server stopped); try again in a moment.',
       );
     return { message: 'Session terminated' };
+  }
+}
+
+/** A read of object storage; when it cannot be reached, a 503 that says so (never a 500). */
+async function objectRead<T>(read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    const e = error as { name?: string; code?: string; $metadata?: { httpStatusCode?: number } };
+    if (e.name === 'NoSuchKey') throw new HttpError(404, 'The recording’s object is missing from the object storage.');
+    if (e.code && !e.$metadata) throw error; // a local file error: as before
+    throw new HttpError(503, `The object storage could not be read (${storageError(error)}); try again in a moment.`);
   }
 }

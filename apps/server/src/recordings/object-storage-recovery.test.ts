@@ -1,0 +1,109 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import S3rver from 's3rver';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../db/client.js';
+import { type RunningServer, startServer } from '../server.js';
+import { eventually } from '../test/agent-process.js';
+import { type TestServer, startTestServer, testConfig } from '../test/harness.js';
+import { objectStorageFromEnv } from './object-store.js';
+
+const BUCKET = 'gatehouse-recovery';
+
+// An instance dies with its disk while a session records: another instance, sharing PostgreSQL and
+// the bucket, rebuilds the recording from the segments uploaded while it was live and signs it.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('recovery from object segments on another instance', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-s3-recovery-'));
+  let s3: S3rver;
+  let a: TestServer;
+  let b: RunningServer;
+  let admin: string;
+  let agentId: string;
+
+  beforeAll(async () => {
+    s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      directory: dir,
+      silent: true,
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
+    const { port } = await s3.run();
+    const objectStorage = objectStorageFromEnv({
+      GATEHOUSE_S3_ENDPOINT: `http://127.0.0.1:${port}`,
+      GATEHOUSE_S3_BUCKET: BUCKET,
+      GATEHOUSE_S3_ACCESS_KEY_ID: 'S3RVER',
+      GATEHOUSE_S3_SECRET_ACCESS_KEY: 'S3RVER',
+      GATEHOUSE_S3_FORCE_PATH_STYLE: 'true',
+    });
+    const secretKey = 'cd'.repeat(32);
+    a = await startTestServer('postgres', { objectStorage, secretKey });
+    const [{ s: schema }] = (await a.services.database.query<{ s: string }>('SELECT current_schema() AS s')) as [
+      { s: string },
+    ];
+    b = await startServer(testConfig({ objectStorage, secretKey }), {
+      database: await openDatabase({ url: process.env.TEST_DATABASE_URL, searchPath: schema }),
+    });
+    admin = await a.login();
+    agentId = await a.services.repositories.agents.create({
+      hostname: 'db-01',
+      os: 1,
+      version: '2.0.0',
+      credentialHash: crypto.randomUUID(),
+      config: null,
+      registeredWith: crypto.randomUUID(),
+    });
+  }, 40_000);
+  afterAll(async () => {
+    await b?.close();
+    await b?.services.database.close();
+    await a?.stop();
+    await s3?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('rebuilds the cast and chain from the segments, signs what was committed, and stores it', async () => {
+    const live = await a.services.recordings.start({
+      type: 'ssh',
+      agentId,
+      hostname: 'db-01',
+      userId: null,
+      userEmail: 'mallory@example.test',
+      definitionId: null as unknown as string,
+      definitionName: 'db shell',
+      width: 80,
+      height: 24,
+    });
+    for (const line of ['$ cd /srv/data\r\n', '$ rm -rf /srv/data/customers\r\n', '$ exit\r\n']) {
+      live.recorder.output(Buffer.from(line));
+      await live.recorder.flush();
+    }
+    await a.services.recordings.committed(live.id);
+    await a.services.recordingObjects!.tick(); // as its 2 s timer does
+    const row = await a.services.repositories.recordings.find(live.id);
+    // Instance A dies with its disk: its files are gone, and it is known gone.
+    await live.recorder.finish();
+    await a.services.recordingObjects!.untrack(live.id);
+    for (const suffix of ['', '.chain']) fs.rmSync(`${row!.storagePath}${suffix}`);
+    await b.services.database.query('UPDATE server_instances SET gone_at = now() WHERE id = $1', [
+      a.services.instances.id,
+    ]);
+    expect(await b.services.recordings.recoverOrphans(0)).toBe(1);
+    const stored = await eventually(
+      async () => (await b.services.repositories.recordings.find(live.id))!,
+      (r) => r.storage === 's3',
+      10_000,
+    );
+    expect(stored.endReason).toBe('recovered');
+    expect(stored.chunks).toBe(3);
+    const cast = await fetch(`${b.url}/api/recording/${live.id}/cast`, { headers: { 'authentication-token': admin } });
+    expect(await cast.text()).toContain('rm -rf /srv/data/customers');
+    const verify = (await (
+      await fetch(`${b.url}/api/recording/${live.id}/verify`, { headers: { 'authentication-token': admin } })
+    ).json()) as { status: string; message: string };
+    expect(verify.status, verify.message).toBe('intact');
+    // B's local copy went once the final objects were there.
+    await eventually(async () => fs.existsSync(stored.storagePath), (exists) => !exists, 5_000);
+  }, 30_000);
+});
