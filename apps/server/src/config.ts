@@ -54,6 +54,7 @@ const EnvSchema = z.object({
   GATEHOUSE_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   GATEHOUSE_RECORDING_KEY: optionalText,
   GATEHOUSE_RECORDING_KEY_FILE: optionalText,
+  GATEHOUSE_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });
 
 /** The server's validated configuration. */
@@ -99,6 +100,11 @@ export interface Config {
    * GATEHOUSE_RECORDING_KEY_FILE); unset keeps the one sealed in the database.
    */
   recordingKey?: ConfiguredRecordingKey;
+  /**
+   * On SIGTERM/SIGINT: how long live SSH sessions and tunnels may go on (seconds) before they are
+   * ended, recorded; new ones are refused from the signal on (docs/deploy/server.md). Unset: 30.
+   */
+  drainSeconds?: number;
   /** S3-compatible object storage for recordings and videos (GATEHOUSE_S3_*); unset keeps them on local disk. */
   objectStorage?: ObjectStorageConfig;
 }
@@ -152,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     tlsPort: e.GATEHOUSE_TLS_PORT,
     devLicenses: e.GATEHOUSE_DEV_LICENSES === 'true',
     recordingKey,
+    drainSeconds: e.GATEHOUSE_DRAIN_SECONDS,
     objectStorage,
   };
 }

@@ -6,6 +6,7 @@ import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { type DetachLog, surviveUnhandledRejections } from './lib/detach.js';
 import { startServer } from './server.js';
+import { DEFAULT_DRAIN_SECONDS, STOP_GRACE_SECONDS } from './lifecycle/drain.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -71,18 +72,48 @@ async function main(): Promise<void> {
     }
     lines.push('');
     process.stdout.write(`${lines.join('\n')}\n`);
-    let stopping = false;
+    // Graceful shutdown (docs/deploy/server.md): the first SIGTERM or SIGINT drains (no new
+    // sessions, live ones go on for GATEHOUSE_DRAIN_SECONDS, then end recorded), a second ends the
+    // live sessions at once (their recordings still finished), a third exits without waiting.
+    const drainSeconds = config.drainSeconds ?? DEFAULT_DRAIN_SECONDS;
+    const hurry = new AbortController();
+    let signals = 0;
     const stop = (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      server.app.log.info({ signal }, 'stopping');
-      server.close().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          server.app.log.error({ err }, 'error while stopping');
+      signals += 1;
+      const log = server.app.log;
+      if (signals === 2) {
+        log.warn({ signal }, 'second signal: ending the live sessions now, their recordings finished');
+        return hurry.abort();
+      }
+      if (signals > 2) {
+        log.error({ signal }, 'third signal: exiting without waiting; open recordings are recovered later');
+        return process.exit(1);
+      }
+      log.info({ signal, drainSeconds }, 'stopping');
+      // Never hangs: past the drain and a grace the process exits anyway (what it left open is recovered).
+      const hard = setTimeout(
+        () => {
+          log.error({ drainSeconds, graceSeconds: STOP_GRACE_SECONDS }, 'the stop did not finish in time: exiting');
           process.exit(1);
         },
+        (drainSeconds + STOP_GRACE_SECONDS) * 1000,
       );
+      server
+        .drain(drainSeconds, hurry.signal)
+        .then((outcome) => {
+          log.info(outcome, 'drained');
+          return server.close();
+        })
+        .then(
+          () => {
+            clearTimeout(hard);
+            process.exit(0);
+          },
+          (err: unknown) => {
+            log.error({ err }, 'error while stopping');
+            process.exit(1);
+          },
+        );
     };
     process.on('SIGINT', () => stop('SIGINT'));
     process.on('SIGTERM', () => stop('SIGTERM'));

@@ -19,6 +19,7 @@ import { attachConsoleSockets, permissionRoom } from './realtime/console-sockets
 import { REVOKED_ACTION } from './realtime/live-rights.js';
 import { attachTunnelEndpoint } from './realtime/tunnel-endpoint.js';
 import { followInstances } from './cluster/take-over.js';
+import { type DrainOutcome, drain } from './lifecycle/drain.js';
 import { type Services, createServices } from './services.js';
 
 /** A running server and how to stop it. */
@@ -33,6 +34,12 @@ export interface RunningServer {
   https: HttpsListener | undefined;
   /** socket.io for open consoles. */
   io: Awaited<ReturnType<typeof attachConsoleSockets>>['io'];
+  /**
+   * Graceful shutdown's first half (SIGTERM, lifecycle/drain.ts): not ready at once, no new
+   * sessions, live ones go on for `seconds` (or until `hurry` aborts), then the rest end recorded.
+   * close() comes after.
+   */
+  drain(seconds: number, hurry?: AbortSignal): Promise<DrainOutcome>;
   close(): Promise<void>;
 }
 
@@ -188,7 +195,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       })
       .catch((err: unknown) => services.log.warn({ err }, 'agent audit entry not written'));
   });
-  const detachTunnels = attachTunnelEndpoint(app.server, services, services.log);
+  const tunnels = attachTunnelEndpoint(app.server, services, services.log);
   const sockets = await attachConsoleSockets(app.server, {
     auth: services.auth,
     hub: services.hub,
@@ -258,6 +265,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (https) services.ingressTls.onSaved = () => https.refresh();
   await https?.start();
   services.status.gateway = { host: config.sshHost, port: sshPort };
+  // Readiness (GET /api/health/ready): the SSH listener, and Redis when configured.
+  services.readiness.ssh = () => gateway.listening;
+  services.readiness.redis = sockets.redisReady;
   // The cluster status socket (spec §4): holders of manage-kubernetes hear when a component's health changes.
   let lastHealth = '';
   const watchHealth = setInterval(() => {
@@ -289,7 +299,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     io: sockets.io,
     sshPort,
     https,
+    drain: (seconds, hurry) =>
+      drain(
+        { readiness: services.readiness, gateway, tunnels, agents: services.hub, log: services.log },
+        seconds,
+        hurry,
+      ),
     async close() {
+      services.readiness.drain();
       clearInterval(watchHealth);
       clearInterval(retention);
       await https?.close();
@@ -297,7 +314,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       takeOver.stop();
       await gateway.close();
       httpReport.close();
-      detachTunnels();
+      await tunnels.endAll('the Gatehouse server is stopping');
+      tunnels.detach();
       services.recordings.close();
       services.textIndexer.close();
       services.hub.close();

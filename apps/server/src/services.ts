@@ -69,6 +69,7 @@ import { type ObjectStorageConfig, ObjectStore } from './recordings/object-store
 import { RecordingObjects } from './recordings/recording-objects.js';
 import { TransfersService } from './modules/recordings/transfers.service.js';
 import { FileTransfersRepository } from './recordings/file-transfers.repository.js';
+import { Readiness } from './lifecycle/readiness.js';
 
 /** The repositories and services of one server, wired over one database. */
 export type Services = ReturnType<typeof createServices>;
@@ -205,6 +206,8 @@ export function createServices(database: Database, options: ServiceOptions) {
   };
   return {
     database,
+    /** Readiness and draining (GET /api/health/ready; SIGTERM, docs/deploy/server.md). */
+    readiness: new Readiness(database),
     log: options.log,
     mediaTickets,
     gatekeeper,

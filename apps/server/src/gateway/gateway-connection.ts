@@ -399,6 +399,12 @@ export class GatewayConnection implements IdleCandidate {
     await this.end(`${why}: this session has been closed.`, 'revoked');
   }
 
+  /** Writes a notice on every open session channel's stderr (the server is draining). */
+  tell(text: string): void {
+    if (this.ending) return;
+    for (const channel of this.channels) channel.stderr.write(`\r\n[Gatehouse] ${text}\r\n`);
+  }
+
   /** Ends the connection, telling the user why, and finalises the recording. */
   async end(reason?: string, endReason = 'server-stopped', terminatedBy?: string): Promise<void> {
     // Every caller gets the same ending: the server's shutdown waits for one that the client's

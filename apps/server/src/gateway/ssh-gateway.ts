@@ -14,6 +14,10 @@ import { SshLoginGuard } from './ssh-login-guard.js';
 export const GATEWAY_DATABASE_AWAY =
   'Gatehouse cannot check your login right now: its database is not reachable. Try again in a few seconds.';
 
+/** What a client still logging in reads when the instance begins draining. */
+export const GATEWAY_DRAINING =
+  'This Gatehouse gateway instance is shutting down and takes no new sessions. Connect again in a few seconds.';
+
 /**
  * The SSH listener users reach with unchanged OpenSSH clients: `ssh -p 2222 alice@web-01@gateway`.
  * It authenticates the Gatehouse user, then each connection is handled by a GatewayConnection.
@@ -25,6 +29,7 @@ export class SshGateway {
   private guard: SshLoginGuard | undefined;
   private limits: LoginLimits | undefined;
   private report: BurstReport | undefined;
+  private draining = false;
 
   constructor(
     private readonly services: Services,
@@ -58,6 +63,8 @@ export class SshGateway {
       client.on('close', () => this.connections.delete(connection));
       client.on('error', (error) => this.log.debug({ err: error }, 'gateway client error'));
       client.on('authentication', (ctx) => {
+        // Draining: a login that was under way when it began is told so, never admitted.
+        if (this.draining && guard.refuseLogin(client, GATEWAY_DRAINING)) return;
         const parsed = parseGatewayUsername(ctx.username);
         // A connection past its allowed failed attempts is told so and closed instead of answered.
         if (!parsed)
@@ -118,10 +125,40 @@ export class SshGateway {
     return guard.listen(port, host);
   }
 
+  /** Whether the listener takes connections (readiness). */
+  get listening(): boolean {
+    return this.guard?.listening ?? false;
+  }
+
+  /** Client connections open now (logged in or not). */
+  get open(): number {
+    return this.connections.size;
+  }
+
+  /**
+   * Draining: no new connection is taken (the listener closes) and those still logging in are
+   * told and closed; sessions already open go on.
+   */
+  stopTaking(): void {
+    this.draining = true;
+    this.guard?.stopTaking(GATEWAY_DRAINING);
+  }
+
+  /** Tells every open session's user something, once, on their terminal (stderr). */
+  tell(text: string): void {
+    for (const connection of this.connections) connection.tell(text);
+  }
+
+  /** Ends every open connection, telling its user `reason`, and finishes their recordings. */
+  async endAll(reason: string): Promise<void> {
+    await Promise.all([...this.connections].map((c) => c.end(reason)));
+  }
+
   /** Stops listening and ends every session, finalising their recordings. */
   async close(): Promise<void> {
+    this.draining = true;
     this.idle?.close();
-    await Promise.all([...this.connections].map((c) => c.end('the Gatehouse server is stopping')));
+    await this.endAll('the Gatehouse server is stopping');
     this.limits?.close();
     this.report?.close();
     await this.guard?.close();

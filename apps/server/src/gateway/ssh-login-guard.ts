@@ -188,6 +188,25 @@ export class SshLoginGuard {
     return true;
   }
 
+  /** Whether the listener takes connections (readiness). */
+  get listening(): boolean {
+    return this.tcp.listening;
+  }
+
+  /**
+   * Draining: the listener stops taking connections (a balancer's next attempt goes to another
+   * instance; authenticated sessions go on), and every connection still logging in is told `words`
+   * and closed.
+   */
+  stopTaking(words: string): void {
+    if (this.tcp.listening) this.tcp.close();
+    for (const entry of this.pending.values()) {
+      clearTimeout(entry.timer);
+      if (entry.client) disconnect(entry.client, entry.socket, DISCONNECT.BY_APPLICATION, words);
+      else endSocket(entry.socket, plainDisconnect(DISCONNECT.BY_APPLICATION, words), 1000);
+    }
+  }
+
   /** Stops listening and drops every connection still logging in. */
   async close(): Promise<void> {
     for (const entry of this.pending.values()) {

@@ -33,6 +33,8 @@ export class AgentHub extends EventEmitter {
   private readonly sessions = new Map<string, AgentSession>();
   private readonly timer: NodeJS.Timeout;
   private closing = false;
+  /** Draining (SIGTERM): agents that connect now are sent to another instance (503). */
+  private draining = false;
 
   constructor(
     private readonly agents: AgentsRepository,
@@ -56,6 +58,8 @@ export class AgentHub extends EventEmitter {
   attach(server: Server): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if ((request.url ?? '').split('?')[0] !== AGENT_CONNECT_PATH) return;
+      if (this.draining)
+        return refuse(socket, 503, 'This Gatehouse instance is shutting down: the agent connects again elsewhere.');
       this.upgrade(request, socket, head).catch((error: unknown) => {
         logFailure(this.log, error, 'agent upgrade failed');
         refuse(socket, 503, 'The server could not accept the agent right now.');
@@ -265,6 +269,11 @@ export class AgentHub extends EventEmitter {
   /** Disconnects an agent (it was deleted). */
   disconnect(agentId: string, reason: string): void {
     this.sessions.get(agentId)?.ws.close(AGENT_CLOSE.REVOKED, reason.slice(0, 120));
+  }
+
+  /** Draining: connected agents stay (their sessions go on), agents connecting now are refused. */
+  stopTaking(): void {
+    this.draining = true;
   }
 
   /** Closes every agent connection (server shutdown); the agents reconnect to whoever serves next. */

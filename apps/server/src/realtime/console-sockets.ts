@@ -93,7 +93,7 @@ export async function attachConsoleSockets(
     /** The recordings' rows, for re-checking watches (which host each session is on). */
     recordingRows?: { find(id: string): Promise<{ id: string; agentId: string | null } | undefined> };
   },
-): Promise<{ io: Server; close: () => Promise<void> }> {
+): Promise<{ io: Server; redisReady: (() => boolean) | undefined; close: () => Promise<void> }> {
   const io = new Server<DefaultEventsMap, DefaultEventsMap, InstanceEvents>(server, {
     serveClient: false,
     destroyUpgrade: false,
@@ -279,6 +279,8 @@ export async function attachConsoleSockets(
   deps.recordings.on('started', onStarted);
   return {
     io,
+    // Readiness: both clients of the adapter connected (undefined without REDIS_URL).
+    redisReady: redis && subscriber ? () => redis.isReady && subscriber.isReady : undefined,
     close: async () => {
       deps.hub.off('changed', onAgentChanged);
       deps.recordings.off('live', onLive);

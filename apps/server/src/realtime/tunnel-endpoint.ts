@@ -18,8 +18,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function refuse(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify({ statusCode: status, message });
   const text =
-    { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 502: 'Bad Gateway' }[status] ??
-    'Error';
+    {
+      400: 'Bad Request',
+      401: 'Unauthorized',
+      403: 'Forbidden',
+      404: 'Not Found',
+      502: 'Bad Gateway',
+      503: 'Service Unavailable',
+    }[status] ?? 'Error';
   socket.end(
     `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
@@ -32,6 +38,22 @@ function closeReason(text: string): string {
   return reason;
 }
 
+/** What a tunnel opened while the instance drains is answered (503). */
+export const TUNNEL_DRAINING =
+  'This Gatehouse instance is shutting down and opens no new tunnels: connect again in a few seconds.';
+
+/** The tunnel endpoint attached to a server, and how the server's shutdown drains it. */
+export interface TunnelEndpoint {
+  /** Tunnels open now. */
+  readonly open: number;
+  /** Draining: new tunnels are refused with 503 (TUNNEL_DRAINING); open ones go on. */
+  stopTaking(): void;
+  /** Ends every open tunnel (WebSocket close 1001 with `reason`) and waits for every recording to be finished. */
+  endAll(reason: string): Promise<void>;
+  /** Stops handling upgrades. */
+  detach(): void;
+}
+
 /**
  * Relays rdp, generic and agent tunnels: the client (a user with a token, or for agent tunnels an
  * agent with its credential) is checked against the definition before the upgrade; the bytes go
@@ -39,11 +61,17 @@ function closeReason(text: string): string {
  * times, never the bytes themselves; for rdp on a host with recording_enabled, the agent's video of
  * its desktop).
  */
-export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBaseLogger): () => void {
+export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBaseLogger): TunnelEndpoint {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  let draining = false;
+  /** Open tunnels, each with how to end it recorded. */
+  const open = new Set<(reason: string) => Promise<void>>();
+  /** Recordings being finished (awaited before the server closes the database). */
+  const finishing = new Set<Promise<unknown>>();
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://gatehouse');
     if (url.pathname !== TUNNEL_CONNECT_PATH) return;
+    if (draining) return refuse(socket, 503, TUNNEL_DRAINING);
     void (async () => {
       const definitionId = url.searchParams.get('definition') ?? '';
       if (!UUID.test(definitionId)) return refuse(socket, 400, 'Name the tunnel definition by id: ?definition=<id>.');
@@ -112,6 +140,16 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
         client.on('error', (error: Error) => log.debug({ err: error }, 'tunnel client closed'));
         let live: LiveRecording | undefined;
         let revoked = false;
+        // A recording is finished once, whoever ends the tunnel first (closed, revoked, terminated, shutdown).
+        let finished: Promise<unknown> | undefined;
+        const finishOnce = (recording: LiveRecording, reason: string, by?: string) => {
+          if (!finished) {
+            const done = s.recordings.finish(recording, reason, by).finally(() => finishing.delete(done));
+            finishing.add(done);
+            finished = done;
+          }
+          return finished;
+        };
         holder.recheck = async () => {
           if (revoked || ws.readyState !== ws.OPEN) return;
           const why = await withdrawn();
@@ -119,7 +157,7 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
           revoked = true;
           ws.close(4003, closeReason(why));
           target.destroy();
-          if (live) await s.recordings.finish(live, 'revoked');
+          if (live) await finishOnce(live, 'revoked');
           await s.repositories.audit.append({
             actorId: who.userId,
             actor: who.email,
@@ -132,7 +170,7 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
         };
         const untrack = s.liveRights.track(holder);
         ws.once('close', untrack);
-        void s.recordings
+        const started = s.recordings
           .start({
             type: definition.type as 'rdp',
             agentId: definition.agentId,
@@ -161,7 +199,7 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
             recording.terminate = (by) => {
               client.destroy();
               target.destroy();
-              detach(log, 'finishing a terminated tunnel recording', s.recordings.finish(recording, 'terminated', by));
+              detach(log, 'finishing a terminated tunnel recording', finishOnce(recording, 'terminated', by));
             };
             let done = 0;
             const finish = () => {
@@ -170,7 +208,7 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
               clearInterval(meter);
               if (toHost + toClient > 0)
                 recording.recorder.output(Buffer.from(`${toHost} bytes to the host, ${toClient} bytes back\r\n`));
-              detach(log, 'finishing a tunnel recording', s.recordings.finish(recording, 'closed'));
+              detach(log, 'finishing a tunnel recording', finishOnce(recording, 'closed'));
             };
             pipeline(client, target, () => finish());
             pipeline(target, client, () => finish());
@@ -188,6 +226,16 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
             ws.close(1011, 'recording failed');
             target.destroy();
           });
+        // The server's shutdown: the tunnel closes (1001, going away) and its recording is finished.
+        const end = async (reason: string) => {
+          ws.close(1001, closeReason(reason));
+          client.destroy();
+          target.destroy();
+          await started;
+          if (live) await finishOnce(live, 'server-stopped');
+        };
+        open.add(end);
+        ws.once('close', () => open.delete(end));
       });
     })().catch((error: unknown) => {
       log.error({ err: error }, 'tunnel upgrade failed');
@@ -195,8 +243,22 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
     });
   };
   server.on('upgrade', onUpgrade);
-  return () => {
-    server.off('upgrade', onUpgrade);
-    wss.close();
+  return {
+    get open() {
+      return open.size;
+    },
+    stopTaking() {
+      draining = true;
+    },
+    async endAll(reason) {
+      draining = true;
+      // A recording that cannot be finished now (the database away) is left to recovery; the rest go on.
+      await Promise.allSettled([...open].map((end) => end(reason)));
+      await Promise.allSettled([...finishing]);
+    },
+    detach() {
+      server.off('upgrade', onUpgrade);
+      wss.close();
+    },
   };
 }

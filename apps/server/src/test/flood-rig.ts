@@ -17,6 +17,8 @@ export const MiB = 1024 * 1024;
  */
 export interface FloodRig {
   server: ChildProcess;
+  /** The server's data folder (recordings under recordings/, the embedded database under pglite/). */
+  dataDir: string;
   url: string;
   sshPort: number;
   /** The administrator's token. */
@@ -40,8 +42,11 @@ export interface FloodRig {
   stop(): void;
 }
 
-/** Starts the built server on a fresh data folder, with an agent, sshd and a definition. */
-export async function startFloodRig(hostname = 'flood-01'): Promise<FloodRig> {
+/**
+ * Starts the built server on a fresh data folder, with an agent, sshd and a definition; `env`
+ * adds to the server's environment.
+ */
+export async function startFloodRig(hostname = 'flood-01', env: Record<string, string> = {}): Promise<FloodRig> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-flood-'));
   const keys = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-flood-keys-'));
   const server = spawn(process.execPath, [MAIN], {
@@ -53,6 +58,7 @@ export async function startFloodRig(hostname = 'flood-01'): Promise<FloodRig> {
       LOG_LEVEL: 'info',
       GATEHOUSE_ADMIN_EMAIL: ADMIN.email,
       GATEHOUSE_ADMIN_PASSWORD: ADMIN.password,
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -121,6 +127,7 @@ export async function startFloodRig(hostname = 'flood-01'): Promise<FloodRig> {
     const login = `${ADMIN.email}@${hostname}`;
     return {
       server,
+      dataDir,
       url,
       sshPort,
       token,

@@ -12,6 +12,47 @@ export const health = defineRoute({
   response: z.object({ status: z.enum(['ok', 'degraded']), database: z.enum(['pglite', 'postgres']) }),
 });
 
+export const liveness = defineRoute({
+  id: 'system.live',
+  method: 'GET',
+  path: '/api/health/live',
+  tag: 'system',
+  summary:
+    'Liveness: 200 whenever the process serves HTTP, draining included. Asks nothing of the database; a ' +
+    'liveness probe that fails should restart the process, and nothing but a hung process should make it fail.',
+  access: { kind: 'public' },
+  response: z.object({ status: z.literal('ok') }),
+});
+
+/** What a readiness probe checked (docs/deploy/server.md). */
+export const ReadinessChecks = z
+  .object({
+    database: z.enum(['ok', 'failed']).describe('The database answered a query (probed at most once a second)'),
+    migrations: z
+      .enum(['ok', 'pending', 'unknown'])
+      .describe('Every migration this build knows is applied (unknown while the database does not answer)'),
+    ssh: z.enum(['ok', 'failed']).describe('The SSH gateway takes connections'),
+    redis: z.enum(['ok', 'failed', 'not-configured']).describe('Redis connected (REDIS_URL set), or not configured'),
+    draining: z.boolean().describe('The instance is shutting down: it takes no new sessions'),
+  })
+  .meta({ id: 'ReadinessChecks' });
+
+export const readiness = defineRoute({
+  id: 'system.ready',
+  method: 'GET',
+  path: '/api/health/ready',
+  tag: 'system',
+  summary:
+    'Readiness, for load balancers: 200 when this instance takes new sessions; 503 (with `failed`, the checks ' +
+    'that failed) when the database does not answer, a migration is missing, the SSH gateway does not listen, ' +
+    'Redis (when configured) is not connected, or the instance is draining after SIGTERM.',
+  access: { kind: 'public' },
+  response: z.object({ status: z.literal('ready'), checks: ReadinessChecks }),
+  errors: {
+    503: 'Not ready: the body adds status "not-ready", `checks` and `failed` (the names of the checks that failed)',
+  },
+});
+
 /** Build identity (spec §3 Metadata). */
 export const Metadata = z
   .object({ version: z.string(), buildNumber: z.string(), buildTag: z.string() })

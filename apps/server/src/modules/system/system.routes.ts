@@ -6,7 +6,15 @@ import { StatusService } from '../status/status.service.js';
 
 type SystemHandlers = Pick<
   Handlers,
-  'health' | 'metadata' | 'navigationCounts' | 'auditList' | 'openapi' | 'listPods' | 'podLogs'
+  | 'health'
+  | 'liveness'
+  | 'readiness'
+  | 'metadata'
+  | 'navigationCounts'
+  | 'auditList'
+  | 'openapi'
+  | 'listPods'
+  | 'podLogs'
 >;
 
 /** Handlers of the system calls: health, build identity, navigation counts, audit, OpenAPI. */
@@ -21,13 +29,25 @@ export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
     return { totalSessions: total, liveSessions: live };
   };
   return {
+    // The database as the readiness probe last saw it (at most a second ago): probes never hammer it.
     health: async () => {
-      try {
-        await database.query('SELECT 1');
-        return { status: 'ok', database: database.kind };
-      } catch {
-        return { status: 'degraded', database: database.kind };
-      }
+      const { database: answered } = await s.readiness.databaseProbe();
+      return { status: answered === 'ok' ? 'ok' : 'degraded', database: database.kind };
+    },
+    liveness: async () => ({ status: 'ok' }),
+    readiness: async ({ reply }) => {
+      const { ready, checks, failed } = await s.readiness.report();
+      if (ready) return { status: 'ready', checks };
+      const why = checks.draining ? 'this instance is shutting down' : `failed: ${failed.join(', ')}`;
+      // Not an error of the caller's: the body says which checks failed, and names no address or secret.
+      return reply.status(503).send({
+        statusCode: 503,
+        error: 'Service Unavailable',
+        message: `Not ready: ${why}.`,
+        status: 'not-ready',
+        checks,
+        failed,
+      }) as never;
     },
     metadata: async () => ({ version: BUILD.version, buildNumber: BUILD.buildNumber, buildTag }),
     navigationCounts: async ({ principal }) => {

@@ -1,0 +1,141 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
+import { READINESS_PROBE_MAX_AGE_MS } from './readiness.js';
+
+/** A WebSocket upgrade to `pathName`: the status and body it is answered with (101 when taken). */
+function upgrade(url: string, pathName: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${url}${pathName}`, {
+      headers: {
+        Connection: 'Upgrade',
+        Upgrade: 'websocket',
+        'Sec-WebSocket-Version': '13',
+        'Sec-WebSocket-Key': Buffer.from('readiness-test-k').toString('base64'),
+      },
+    });
+    request.on('response', (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    request.on('upgrade', (_res, socket) => {
+      socket.destroy();
+      resolve({ status: 101, body: '' });
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe.each(DATABASES)('liveness and readiness (%s)', (kind) => {
+  let server: TestServer;
+  /** Queries the readiness probe sent to the database. */
+  let probes = 0;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { redisUrl: process.env.REDIS_URL });
+    const { database } = server.services;
+    const query = database.query.bind(database);
+    database.query = ((statement: string, params?: unknown[]) => {
+      if (statement.includes('FROM schema_migrations')) probes += 1;
+      return query(statement, params);
+    });
+  });
+
+  afterAll(() => server?.stop());
+
+  it('answers ready with each check, Redis when REDIS_URL is set', async () => {
+    const live = await server.call('GET', '/api/health/live');
+    expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
+    const ready = await server.call('GET', '/api/health/ready');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({
+      status: 'ready',
+      checks: {
+        database: 'ok',
+        migrations: 'ok',
+        ssh: 'ok',
+        redis: process.env.REDIS_URL ? 'ok' : 'not-configured',
+        draining: false,
+      },
+    });
+    expect((await server.call('GET', '/api/health')).body).toEqual({ status: 'ok', database: kind });
+  });
+
+  it('asks the database at most once a second, however many probes come', async () => {
+    await new Promise((r) => setTimeout(r, READINESS_PROBE_MAX_AGE_MS + 50));
+    const before = probes;
+    const started = Date.now();
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => server.call('GET', i % 2 ? '/api/health/ready' : '/api/health')),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const seconds = Math.ceil((Date.now() - started) / READINESS_PROBE_MAX_AGE_MS);
+    expect(probes - before).toBeGreaterThanOrEqual(1);
+    expect(probes - before).toBeLessThanOrEqual(seconds);
+  });
+
+  it('is not ready while a migration this build knows is missing, and says which check failed', async () => {
+    const { database } = server.services;
+    const [last] = await database.query<{ id: string; applied_at: Date }>(
+      'SELECT id, applied_at FROM schema_migrations ORDER BY id DESC LIMIT 1',
+    );
+    await database.query('DELETE FROM schema_migrations WHERE id = $1', [last!.id]);
+    try {
+      await new Promise((r) => setTimeout(r, READINESS_PROBE_MAX_AGE_MS + 50));
+      const answer = await server.call('GET', '/api/health/ready');
+      expect(answer.status).toBe(503);
+      expect(answer.body).toMatchObject({
+        statusCode: 503,
+        status: 'not-ready',
+        message: 'Not ready: failed: migrations.',
+        checks: { database: 'ok', migrations: 'pending', draining: false },
+        failed: ['migrations'],
+      });
+    } finally {
+      await database.query('INSERT INTO schema_migrations (id, applied_at) VALUES ($1, $2)', [
+        last!.id,
+        last!.applied_at,
+      ]);
+    }
+    await new Promise((r) => setTimeout(r, READINESS_PROBE_MAX_AGE_MS + 50));
+    expect((await server.call('GET', '/api/health/ready')).status).toBe(200);
+  });
+
+  it('is not ready, without asking the database, while the database is known away', async () => {
+    const { health } = server.services.database;
+    const before = probes;
+    health.failed(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' }));
+    const answer = await server.call('GET', '/api/health/ready');
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatchObject({
+      checks: { database: 'failed', migrations: 'unknown' },
+      failed: ['database', 'migrations'],
+    });
+    expect((await server.call('GET', '/api/health')).body).toMatchObject({ status: 'degraded' });
+    expect(probes).toBe(before);
+    // db/health.ts probes it again with its backoff and finds it there: ready again.
+    await expect.poll(async () => (await server.call('GET', '/api/health/ready')).status, { timeout: 5000 }).toBe(200);
+  });
+
+  it('draining: 503 at once and no new tunnels or agents, while liveness and the API still answer', async () => {
+    const drained = await server.drain(0);
+    expect(drained).toMatchObject({ ended: { sessions: 0, tunnels: 0 } });
+    const answer = await server.call('GET', '/api/health/ready');
+    expect(answer.status).toBe(503);
+    expect(answer.body).toMatchObject({
+      message: 'Not ready: this instance is shutting down.',
+      checks: { draining: true, ssh: 'failed' },
+      failed: expect.arrayContaining(['ssh', 'draining']) as unknown,
+    });
+    expect((await server.call('GET', '/api/health/live')).status).toBe(200);
+    expect((await server.call('GET', '/api/health')).body).toMatchObject({ status: 'ok' });
+    const tunnel = await upgrade(server.url, '/api/tunnel/connect?definition=00000000-0000-4000-8000-000000000000');
+    expect(tunnel.status).toBe(503);
+    expect(tunnel.body).toContain('shutting down');
+    const agent = await upgrade(server.url, '/api/agent/connect');
+    expect(agent.status).toBe(503);
+    expect(agent.body).toContain('shutting down');
+  });
+});
