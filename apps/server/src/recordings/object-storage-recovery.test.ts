@@ -104,6 +104,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recovery from object segments o
     ).json()) as { status: string; message: string };
     expect(verify.status, verify.message).toBe('intact');
     // B's local copy went once the final objects were there.
-    await eventually(async () => fs.existsSync(stored.storagePath), (exists) => !exists, 5_000);
+    await eventually(
+      async () => fs.existsSync(stored.storagePath),
+      (exists) => !exists,
+      5_000,
+    );
   }, 30_000);
 });

@@ -114,7 +114,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recordings in object storage', 
     expect(key).toBe(`gh-test/recordings/${recordingId}`);
     const local = (await row(recordingId)).storagePath;
     // Within a few seconds of the output reaching the recorder, a segment holding it is in the bucket.
-    await eventually(async () => fs.existsSync(local) && fs.readFileSync(local, 'utf8').includes('s3-live-42'), Boolean);
+    await eventually(
+      async () => fs.existsSync(local) && fs.readFileSync(local, 'utf8').includes('s3-live-42'),
+      Boolean,
+    );
     const seen = Date.now();
     await eventually(
       async () => {
@@ -129,7 +132,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recordings in object storage', 
     expect((await row(recordingId)).endedOn).toBeNull(); // still live
     const done = await run.done;
     expect(done.code, done.stderr).toBe(0);
-    const stored = await eventually(() => row(recordingId), (r) => r.storage === 's3', 15_000);
+    const stored = await eventually(
+      () => row(recordingId),
+      (r) => r.storage === 's3',
+      15_000,
+    );
     expect(stored.endedOn).not.toBeNull();
     // Then the segments and the local files go.
     const keys = await eventually(
@@ -208,7 +215,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recordings in object storage', 
     const id = await liveId();
     const done = await run.done;
     expect(done.code, done.stderr).toBe(0);
-    const ended = await eventually(() => row(id), (r) => r.endedOn !== null, 15_000);
+    const ended = await eventually(
+      () => row(id),
+      (r) => r.endedOn !== null,
+      15_000,
+    );
     await new Promise((r) => setTimeout(r, 2_500)); // an upload attempt failed meanwhile
     expect((await row(id)).storage).toBe('local');
     expect(fs.readFileSync(ended.storagePath, 'utf8')).toContain('down-done');
@@ -219,7 +230,11 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recordings in object storage', 
     expect(away.status).toBe(503);
     expect(((await away.json()) as { message: string }).message).toMatch(/object storage/i);
     s3 = await startS3(s3Dir, s3.port);
-    const stored = await eventually(() => row(id), (r) => r.storage === 's3', 25_000);
+    const stored = await eventually(
+      () => row(id),
+      (r) => r.storage === 's3',
+      25_000,
+    );
     expect(fs.existsSync(ended.storagePath)).toBe(false);
     expect((await objectBytes(store, `${stored.objectKey}/cast`)).toString('utf8')).toContain('down-done');
   }, 55_000);

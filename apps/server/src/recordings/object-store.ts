@@ -40,7 +40,12 @@ const S3Env = z.object({
       .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'must be a bucket name (3-63 of a-z, 0-9, dot, hyphen)')
       .optional(),
   ),
-  GATEHOUSE_S3_REGION: text.pipe(z.string().regex(/^[a-z0-9-]{1,64}$/, 'must be a region name').optional()),
+  GATEHOUSE_S3_REGION: text.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9-]{1,64}$/, 'must be a region name')
+      .optional(),
+  ),
   GATEHOUSE_S3_ACCESS_KEY_ID: text.pipe(z.string().max(256, 'is too long').optional()),
   GATEHOUSE_S3_SECRET_ACCESS_KEY: text.pipe(z.string().max(1024, 'is too long').optional()),
   GATEHOUSE_S3_FORCE_PATH_STYLE: z.enum(['true', 'false', ''], { error: 'must be true or false' }).optional(),
@@ -48,7 +53,7 @@ const S3Env = z.object({
     z
       .string()
       .max(200, 'is too long')
-      .regex(/^[A-Za-z0-9!_.*'()/-]*$/, 'may hold letters, digits and !_.*\'()/- only')
+      .regex(/^[A-Za-z0-9!_.*'()/-]*$/, "may hold letters, digits and !_.*'()/- only")
       .optional(),
   ),
 });

@@ -47,9 +47,7 @@ export function recordingHandlers(s: Services): Pick<Handlers, RecordingRoutes> 
       return sendFile(request, reply, {
         path: row.storagePath,
         open:
-          stored && objects
-            ? (start, end) => objectStream(() => objects.read(stored, 'cast', start, end))
-            : undefined,
+          stored && objects ? (start, end) => objectStream(() => objects.read(stored, 'cast', start, end)) : undefined,
         size,
         type: 'application/x-asciicast',
         downloadName: query.download

@@ -71,12 +71,14 @@ export class RecordingRetention {
         );
         if (row.objectKey && this.objects) {
           const key = row.objectKey;
-          await this.objects.remove(key).catch((err: unknown) =>
-            this.log.warn(
-              { recording: row.id, key, why: storageError(err) },
-              'a removed recording’s objects could not be deleted from the object storage: delete them there',
-            ),
-          );
+          await this.objects
+            .remove(key)
+            .catch((err: unknown) =>
+              this.log.warn(
+                { recording: row.id, key, why: storageError(err) },
+                'a removed recording’s objects could not be deleted from the object storage: delete them there',
+              ),
+            );
         }
       }
       removed += gone.length;
