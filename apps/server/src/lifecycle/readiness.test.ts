@@ -37,10 +37,10 @@ describe.each(DATABASES)('liveness and readiness (%s)', (kind) => {
     server = await startTestServer(kind, { redisUrl: process.env.REDIS_URL });
     const { database } = server.services;
     const query = database.query.bind(database);
-    database.query = ((statement: string, params?: unknown[]) => {
+    database.query = (statement: string, params?: unknown[]) => {
       if (statement.includes('FROM schema_migrations')) probes += 1;
       return query(statement, params);
-    });
+    };
   });
 
   afterAll(() => server?.stop());
