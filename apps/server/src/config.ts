@@ -54,6 +54,12 @@ const EnvSchema = z.object({
   GATEHOUSE_PUBLIC_URL: optionalText.pipe(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional()),
   GATEHOUSE_RECORDING_KEY: optionalText,
   GATEHOUSE_RECORDING_KEY_FILE: optionalText,
+  GATEHOUSE_ADVERTISE_URL: optionalText.pipe(
+    z.url({ protocol: /^https?$/, error: 'must be an http(s) URL the other instances reach this one at' }).optional(),
+  ),
+  GATEHOUSE_CLUSTER_SECRET: optionalText.pipe(
+    z.string().min(32, 'must have at least 32 characters (openssl rand -hex 32)').optional(),
+  ),
   GATEHOUSE_DRAIN_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });
 
@@ -100,6 +106,16 @@ export interface Config {
    * GATEHOUSE_RECORDING_KEY_FILE); unset keeps the one sealed in the database.
    */
   recordingKey?: ConfiguredRecordingKey;
+  /**
+   * Where the other server instances reach this one for relays (GATEHOUSE_ADVERTISE_URL); unset
+   * means http://HOST:PORT as listened (cluster/relay-endpoint.ts, docs/deploy/cluster.md).
+   */
+  advertiseUrl?: string;
+  /**
+   * The secret that signs relays between instances (GATEHOUSE_CLUSTER_SECRET); unset keeps one made
+   * once and sealed in the database (cluster/cluster-secret.ts).
+   */
+  clusterSecret?: string;
   /**
    * On SIGTERM/SIGINT: how long live SSH sessions and tunnels may go on (seconds) before they are
    * ended, recorded; new ones are refused from the signal on (docs/deploy/server.md). Unset: 30.
@@ -158,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     tlsPort: e.GATEHOUSE_TLS_PORT,
     devLicenses: e.GATEHOUSE_DEV_LICENSES === 'true',
     recordingKey,
+    advertiseUrl: e.GATEHOUSE_ADVERTISE_URL?.replace(/\/+$/, ''),
+    clusterSecret: e.GATEHOUSE_CLUSTER_SECRET,
     drainSeconds: e.GATEHOUSE_DRAIN_SECONDS,
     objectStorage,
   };

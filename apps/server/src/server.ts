@@ -19,6 +19,7 @@ import { attachConsoleSockets, permissionRoom } from './realtime/console-sockets
 import { REVOKED_ACTION } from './realtime/live-rights.js';
 import { attachTunnelEndpoint } from './realtime/tunnel-endpoint.js';
 import { followInstances } from './cluster/take-over.js';
+import { attachRelayEndpoint, defaultAdvertiseUrl } from './cluster/relay-endpoint.js';
 import { type DrainOutcome, drain } from './lifecycle/drain.js';
 import { type Services, createServices } from './services.js';
 
@@ -87,6 +88,7 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
     databaseOutageGraceMs: config.databaseOutageGraceSeconds * 1000,
     recordingKey: config.recordingKey,
     objectStorage: config.objectStorage,
+    clusterSecret: config.clusterSecret,
   });
   database.health.useLog(services.log.child({ component: 'database' }));
   await services.usersService.ensureBuiltinRoles();
@@ -128,6 +130,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   limitConnections(app.server, httpLimits, httpReport);
   services.hub.attach(app.server);
+  // Other instances relay streams and config pushes for the agents held here (ADR 0007).
+  const detachRelay = attachRelayEndpoint(app.server, {
+    hub: services.hub,
+    secret: services.clusterSecret,
+    db: database.db,
+    self: () => services.instances.id,
+    log: services.log.child({ component: 'cluster-relay' }),
+  });
   // Agents coming and going are state changes too: each leaves an audit entry.
   services.hub.on(
     'connection',
@@ -256,6 +266,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
+  await services.instances.advertise(config.advertiseUrl ?? defaultAdvertiseUrl(config.host, port));
   const https =
     config.tlsPort === undefined
       ? undefined
@@ -316,6 +327,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       httpReport.close();
       await tunnels.endAll('the Gatehouse server is stopping');
       tunnels.detach();
+      detachRelay();
       services.recordings.close();
       services.textIndexer.close();
       services.hub.close();

@@ -55,6 +55,8 @@ import { AgentHub } from './realtime/agent-hub.js';
 import { AGENT_CONNECTS_PER_MINUTE } from './realtime/agent-limits.js';
 import { InstanceRegistry } from './cluster/instance-registry.js';
 import { InstancesRepository } from './cluster/instances.repository.js';
+import { ClusterSecret } from './cluster/cluster-secret.js';
+import { RelayClient } from './cluster/relay-client.js';
 import { LiveRights } from './realtime/live-rights.js';
 import { GatewayKeys } from './gateway/gateway-keys.js';
 import { RecordingsRepository } from './recordings/recordings.repository.js';
@@ -95,6 +97,8 @@ export interface ServiceOptions {
   recordingKey?: ConfiguredRecordingKey;
   /** S3-compatible object storage for recordings and videos; unset keeps them in the data folder. */
   objectStorage?: ObjectStorageConfig;
+  /** The secret signing relays between instances (GATEHOUSE_CLUSTER_SECRET); unset: sealed in the database. */
+  clusterSecret?: string;
 }
 
 /** Wires repositories and services; the HTTP layer, the demo seeder and tests all use this. */
@@ -128,6 +132,9 @@ export function createServices(database: Database, options: ServiceOptions) {
     liveRights,
     async (id) => (await guard.hit(`agent-connect:${id}`, 60)).count <= AGENT_CONNECTS_PER_MINUTE,
   );
+  // Streams and config pushes for agents held by another instance go through it (ADR 0007).
+  const clusterSecret = new ClusterSecret(settingsRepository, box, options.clusterSecret);
+  hub.relay = new RelayClient(clusterSecret, () => instances.id, options.log.child({ component: 'cluster-relay' }));
   const security = new SecurityService(settingsRepository, (message) =>
     options.log.child({ component: 'api' }).warn(message),
   );
@@ -206,6 +213,7 @@ export function createServices(database: Database, options: ServiceOptions) {
   };
   return {
     database,
+    clusterSecret,
     /** Readiness and draining (GET /api/health/ready; SIGTERM, docs/deploy/server.md). */
     readiness: new Readiness(database),
     log: options.log,

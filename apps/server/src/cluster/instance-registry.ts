@@ -45,6 +45,7 @@ export class InstanceRegistry extends EventEmitter {
   private healthySince: Date | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
+  private advertised: string | undefined;
 
   constructor(
     private readonly repository: InstancesRepository,
@@ -83,6 +84,12 @@ export class InstanceRegistry extends EventEmitter {
     this.timer.unref();
   }
 
+  /** Records the URL the other instances reach this one at (relays, ADR 0007); kept across fencing. */
+  async advertise(url: string): Promise<void> {
+    this.advertised = url;
+    await this.repository.advertise(this.current, url);
+  }
+
   /** One beat: this row, then the others' silence. */
   private async tick(): Promise<void> {
     try {
@@ -119,6 +126,7 @@ export class InstanceRegistry extends EventEmitter {
       'this server instance was silent too long and was declared gone by another; its live sessions end',
     );
     await this.repository.register(this.current, HOST, process.pid);
+    if (this.advertised) await this.repository.advertise(this.current, this.advertised);
     this.emit('fenced', old);
   }
 

@@ -24,6 +24,11 @@ export class InstancesRepository {
     return rows[0]?.at;
   }
 
+  /** Records where the other instances reach this one for relays (migration 0022). */
+  async advertise(id: string, url: string): Promise<void> {
+    await this.db.update(serverInstances).set({ advertiseUrl: url }).where(eq(serverInstances.id, id));
+  }
+
   /** Marks one instance gone (it stops). */
   async markGone(id: string): Promise<void> {
     await this.db

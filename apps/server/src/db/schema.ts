@@ -346,6 +346,14 @@ export const serverInstances = pgTable('server_instances', {
   beatAt: timestamp('beat_at', { withTimezone: true }).notNull().defaultNow(),
   /** When it stopped, or was found silent too long; null while it runs. */
   goneAt: timestamp('gone_at', { withTimezone: true }),
+  /** Where the other instances reach it for relays (migration 0022). */
+  advertiseUrl: text('advertise_url'),
+});
+
+/** Relay request nonces already accepted, until their request could no longer be fresh (migration 0022). */
+export const relayNonces = pgTable('relay_nonces', {
+  nonce: text('nonce').primaryKey(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
 
 /** Single sign-on flows begun and not finished (migration 0008). */

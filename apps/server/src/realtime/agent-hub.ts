@@ -11,14 +11,14 @@ import {
   type HostConfig,
   defaultHostConfig,
 } from '@gatehouse/contracts';
-import type { MuxStream } from '@gatehouse/tunnel';
 import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketServer } from 'ws';
 import type { AgentsRepository } from '../modules/agents/agents.repository.js';
 import { agentFromCredential } from '../modules/policy/agent-credential.js';
 import { markAuthenticated } from '../http/connection-limits.js';
 import { logFailure } from '../lib/detach.js';
-import { type AgentFlood, AgentSession, StreamRefused } from './agent-session.js';
+import type { AgentHolder } from '../cluster/relay-client.js';
+import { type AgentFlood, AgentSession, type AgentStream, StreamRefused } from './agent-session.js';
 import type { LiveRights } from './live-rights.js';
 
 /**
@@ -33,6 +33,16 @@ export class AgentHub extends EventEmitter {
   private readonly sessions = new Map<string, AgentSession>();
   private readonly timer: NodeJS.Timeout;
   private closing = false;
+  /**
+   * How streams and config pushes reach agents held by other instances (cluster/relay-client.ts);
+   * unset, only agents connected here are reached.
+   */
+  relay:
+    | {
+        openStream(holder: AgentHolder, agentId: string, port: number): Promise<AgentStream>;
+        pushConfig(holder: AgentHolder, agentId: string): Promise<boolean>;
+      }
+    | undefined;
   /** Draining (SIGTERM): agents that connect now are sent to another instance (503). */
   private draining = false;
 
@@ -165,7 +175,7 @@ export class AgentHub extends EventEmitter {
     // At shutdown the agents stay flagged connected: this instance's row says it stopped, so they
     // read 'reconnecting' until they are back on another (or this one restarted).
     if (this.closing) return;
-    await this.agents.markDisconnected(session.agentId).catch(() => undefined);
+    await this.agents.markDisconnected(session.agentId, this.instanceId()).catch(() => undefined);
     this.log.info({ agent: session.agentId }, 'agent disconnected');
     this.emit('connection', {
       agentId: session.agentId,
@@ -219,51 +229,91 @@ export class AgentHub extends EventEmitter {
     return this.sessions.has(agentId);
   }
 
-  /** Sends a config to a connected agent; answers whether it was connected. */
-  pushConfig(agentId: string, config: HostConfig): boolean {
-    const session = this.sessions.get(agentId);
-    session?.send({ t: 'config', config });
-    return session !== undefined;
+  /** The other instance holding this agent's socket, when one does and can be reached. */
+  private async holderElsewhere(agentId: string): Promise<AgentHolder | undefined> {
+    if (!this.relay) return undefined;
+    const holder = await this.agents.holder(agentId);
+    if (!holder?.url || holder.instanceId === this.instanceId()) return undefined;
+    return { instanceId: holder.instanceId, url: holder.url };
   }
 
-  /** Opens a stream to a whitelisted port of the agent's host; the whitelist is checked here and on the agent. */
-  async openStream(agentId: string, port: number): Promise<MuxStream> {
+  /**
+   * Sends a config to the agent, here or through the instance holding it (which sends what the
+   * database holds, saved before this call); answers whether the agent was connected.
+   */
+  async pushConfig(agentId: string, config: HostConfig): Promise<boolean> {
     const session = this.sessions.get(agentId);
-    if (!session) {
+    if (session) {
+      session.send({ t: 'config', config });
+      return true;
+    }
+    const holder = await this.holderElsewhere(agentId);
+    return holder ? this.relay!.pushConfig(holder, agentId) : false;
+  }
+
+  /** Sends its stored config to an agent connected here (a relayed push); false when it is not here. */
+  async pushStoredConfig(agentId: string): Promise<boolean> {
+    const session = this.sessions.get(agentId);
+    if (!session) return false;
+    const agent = await this.agents.find(agentId);
+    if (!agent) return false;
+    session.send({ t: 'config', config: (agent.config as HostConfig | null) ?? defaultHostConfig(agent.os) });
+    return true;
+  }
+
+  /**
+   * Opens a stream to a whitelisted port of the agent's host, whichever instance holds the agent:
+   * the whitelist is checked here, again on the holding instance when relayed, and on the agent.
+   */
+  async openStream(agentId: string, port: number): Promise<AgentStream> {
+    if (this.sessions.has(agentId)) return this.openHere(agentId, port);
+    const holder = await this.holderElsewhere(agentId);
+    if (!holder) return this.openHere(agentId, port); // refused there, in the words of its state
+    await this.checkWhitelist(agentId, port);
+    return this.relay!.openStream(holder, agentId, port);
+  }
+
+  /** Opens a stream through the agent's socket on this instance (never relayed). */
+  async openHere(agentId: string, port: number): Promise<AgentStream> {
+    if (!this.sessions.has(agentId)) {
       const state = (await this.agents.find(agentId))?.state;
       throw new StreamRefused(
         state === 'reconnecting'
           ? 'The host’s agent is reconnecting after a server restart; try again in a few seconds.'
           : 'The host is not connected.',
+        404,
       );
     }
+    await this.checkWhitelist(agentId, port);
+    const session = this.sessions.get(agentId);
+    if (!session) throw new StreamRefused('The agent disconnected.', 404);
+    return session.open(port);
+  }
+
+  private async checkWhitelist(agentId: string, port: number): Promise<void> {
     const agent = await this.agents.find(agentId);
     const whitelist = ((agent?.config as HostConfig | null) ?? defaultHostConfig(agent?.os ?? 1)).whitelist;
     if (!whitelist.includes(port)) {
-      throw new StreamRefused(`Port ${port} is not in the whitelist of ${agent?.hostname ?? 'this host'}.`);
+      throw new StreamRefused(`Port ${port} is not in the whitelist of ${agent?.hostname ?? 'this host'}.`, 403);
     }
-    return session.open(port);
   }
 
   /**
    * Asks the agent to capture its desktop while this stream lives, when its host's config has
    * recording_enabled; answers whether it was asked. The video arrives over HTTP, not this socket.
+   * A relayed stream passes the request to the instance holding the agent.
    */
-  async captureVideo(agentId: string, stream: MuxStream, recordingId: string): Promise<boolean> {
-    const session = this.sessions.get(agentId);
-    if (!session || stream.destroyed) return false;
+  async captureVideo(agentId: string, stream: AgentStream, recordingId: string): Promise<boolean> {
+    if (stream.destroyed) return false;
     const agent = await this.agents.find(agentId);
     const config = (agent?.config as HostConfig | null) ?? defaultHostConfig(agent?.os ?? 1);
     if (!config.recording_enabled) return false;
-    session.send({
-      t: 'record',
-      stream: stream.id,
+    return stream.captureVideo({
       recording_id: recordingId,
       fps: config.recording_fps,
       scale: config.recording_scale,
       bitrate: config.recording_bitrate,
     });
-    return true;
   }
 
   /** Disconnects an agent (it was deleted). */

@@ -1,4 +1,11 @@
-import { AGENT_CLOSE, AgentToServer, type HostConfig, type ServerToAgent } from '@gatehouse/contracts';
+import type { Duplex } from 'node:stream';
+import {
+  AGENT_CLOSE,
+  AgentToServer,
+  type HostConfig,
+  type RecordVideo,
+  type ServerToAgent,
+} from '@gatehouse/contracts';
 import { MuxStream, type MuxLink, decodeData, encodeData } from '@gatehouse/tunnel';
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
@@ -16,14 +23,52 @@ export interface AgentFlood {
 }
 
 /** Why a stream could not be opened, in words the user sees. */
-export class StreamRefused extends Error {}
+export class StreamRefused extends Error {
+  constructor(
+    message: string,
+    /** The HTTP status a relay answers with it: 403 outside the whitelist, 404 not held here, 502 else. */
+    readonly status = 502,
+  ) {
+    super(message);
+  }
+}
+
+/** What a video capture asks of the agent besides the stream: the recording and the host's settings. */
+export type VideoRequest = Omit<RecordVideo, 't' | 'stream'>;
+
+/**
+ * A byte stream to a port on an agent's host, with TCP-like half-close and backpressure, whichever
+ * instance holds the agent: a stream of the agent's socket here, or one relayed from the instance
+ * holding it (cluster/relay-client.ts).
+ */
+export interface AgentStream extends Duplex {
+  /** Asks the agent to capture its desktop while this stream lives; false when it could not be asked. */
+  captureVideo(request: VideoRequest): boolean;
+}
+
+/** A stream of an agent socket held by this instance. */
+class AgentMuxStream extends MuxStream implements AgentStream {
+  constructor(
+    id: number,
+    link: MuxLink,
+    private readonly session: AgentSession,
+  ) {
+    super(id, link);
+  }
+
+  captureVideo(request: VideoRequest): boolean {
+    if (this.destroyed) return false;
+    this.session.send({ t: 'record', stream: this.id, ...request });
+    return true;
+  }
+}
 
 /** One connected agent's WebSocket: its streams, pending opens and heartbeat. */
 export class AgentSession {
   private readonly streams = new Map<number, MuxStream>();
   private readonly pending = new Map<
     number,
-    { resolve: (s: MuxStream) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
+    { resolve: (s: AgentStream) => void; reject: (e: Error) => void; timer: NodeJS.Timeout }
   >();
   private nextStream = 1;
   private readonly limits = new AgentMessageLimits();
@@ -75,7 +120,7 @@ export class AgentSession {
   }
 
   /** Asks the agent for a stream to 127.0.0.1:port; rejects with the agent's reason when it refuses. */
-  open(port: number): Promise<MuxStream> {
+  open(port: number): Promise<AgentStream> {
     const stream = this.nextStream;
     this.nextStream += 1;
     return new Promise((resolve, reject) => {
@@ -161,7 +206,7 @@ export class AgentSession {
         if (message.t === 'refused') {
           waiting.reject(new StreamRefused(message.reason));
         } else {
-          const mux = new MuxStream(message.stream, this.link);
+          const mux = new AgentMuxStream(message.stream, this.link, this);
           this.streams.set(message.stream, mux);
           waiting.resolve(mux);
         }

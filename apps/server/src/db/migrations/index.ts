@@ -17,6 +17,7 @@ import { sql as recordingIntegrity } from './0018-recording-integrity.js';
 import { sql as fileTransfers } from './0019-file-transfers.js';
 import { sql as recordingText } from './0020-recording-text.js';
 import { sql as legalHold } from './0021-legal-hold.js';
+import { sql as instanceRelay } from './0022-instance-relay.js';
 import { sql as objectStorage } from './0023-object-storage.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
@@ -40,5 +41,6 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0019-file-transfers', sql: fileTransfers },
   { id: '0020-recording-text', sql: recordingText },
   { id: '0021-legal-hold', sql: legalHold },
+  { id: '0022-instance-relay', sql: instanceRelay },
   { id: '0023-object-storage', sql: objectStorage },
 ];

@@ -63,6 +63,20 @@ export class AgentsRepository {
     return (await this.select().where(eq(agents.id, id)).limit(1))[0];
   }
 
+  /**
+   * The running instance holding the agent's socket and its advertised URL (migration 0022), while
+   * the agent counts as connected.
+   */
+  async holder(id: string): Promise<{ instanceId: string; url: string | null } | undefined> {
+    const rows = await this.db
+      .select({ instanceId: serverInstances.id, url: serverInstances.advertiseUrl })
+      .from(agents)
+      .innerJoin(serverInstances, eq(serverInstances.id, agents.instanceId))
+      .where(and(eq(agents.id, id), liveConnected))
+      .limit(1);
+    return rows[0];
+  }
+
   /** The agent holding this credential hash, if any. */
   async findByCredential(id: string, credentialHash: string) {
     return (
@@ -121,9 +135,15 @@ export class AgentsRepository {
     return rows.map((r) => r.id);
   }
 
-  /** Marks an agent disconnected. */
-  async markDisconnected(id: string): Promise<void> {
-    await this.db.update(agents).set({ connected: false }).where(eq(agents.id, id));
+  /**
+   * Marks an agent disconnected; with `instanceId`, only while that instance holds it (an agent
+   * that already reconnected to another instance stays connected there).
+   */
+  async markDisconnected(id: string, instanceId?: string): Promise<void> {
+    await this.db
+      .update(agents)
+      .set({ connected: false })
+      .where(instanceId ? and(eq(agents.id, id), eq(agents.instanceId, instanceId)) : eq(agents.id, id));
   }
 
   /** Deletes an agent and with it its credential; answers whether it existed. */

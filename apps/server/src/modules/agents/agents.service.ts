@@ -62,7 +62,7 @@ export class AgentsService {
     const row = await this.require(id);
     const next = HostConfig.parse({ ...configOf(row), ...patch });
     await this.agents.setConfig(id, next);
-    const applied = this.hub.pushConfig(id, next);
+    const applied = await this.hub.pushConfig(id, next);
     return { ...next, message: 'Configuration saved.', applied };
   }
 
