@@ -158,6 +158,12 @@ func main() {
 	for _, f := range valueFiles {
 		merge(values, readYAML(f))
 	}
+	// Helm reads values through JSON (sigs.k8s.io/yaml): numbers are float64 in the templates.
+	if j, err := json.Marshal(values); err != nil {
+		fail(err)
+	} else if err := json.Unmarshal(j, &values); err != nil {
+		fail(err)
+	}
 	top := map[string]interface{}{
 		"Values": values,
 		"Chart":  chart,
@@ -236,7 +242,7 @@ func main() {
 
 	type doc struct {
 		source, body, kind string
-		order             int
+		order              int
 	}
 	var docs []doc
 	for _, n := range names {
