@@ -223,7 +223,8 @@ describe.each([
     const { spec } = statefulSet(get().objects);
     const drain = Number(spec.containers[0]?.env?.find((e) => e.name === 'GATEHOUSE_DRAIN_SECONDS')?.value);
     expect(drain).toBeGreaterThan(0);
-    expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(drain);
+    // The server's own deadline is the drain plus STOP_GRACE_SECONDS (15 s, docs/deploy/server.md).
+    expect(spec.terminationGracePeriodSeconds).toBeGreaterThan(drain + 15);
   });
 
   it('runs as a numeric non-root user on a read-only root, every capability dropped, with requests and limits', () => {
@@ -314,6 +315,7 @@ describe('values the chart refuses', () => {
       );
     expect(renderError('-f', partial('redis'))).toMatch(/needs Redis/);
     expect(renderError('-f', partial('secretKey'))).toMatch(/needs one secret key/);
+    expect(renderError('-f', writeValues('server:\n  terminationExtraSeconds: 10\n'))).toMatch(/must exceed 15/);
   });
 });
 

@@ -64,6 +64,9 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- fail "replicaCount > 1 needs one secret key for all instances: set secretKey.existingSecret" -}}
 {{- end -}}
 {{- end -}}
+{{- if le (int .Values.server.terminationExtraSeconds) 15 -}}
+{{- fail "server.terminationExtraSeconds must exceed 15: the server takes up to 15 s after the drain to finish recordings and exit" -}}
+{{- end -}}
 {{- if and .Values.objectStorage.bucket (not .Values.objectStorage.existingSecret) -}}
 {{- fail "objectStorage.bucket needs objectStorage.existingSecret (the access key id and secret access key)" -}}
 {{- end -}}
