@@ -188,6 +188,27 @@ describe('deploy/container/Dockerfile', () => {
       .split('\n')
       .filter((l) => l && !l.startsWith('#'));
     for (const p of ['**/node_modules', '**/dist', '.git', 'data', '**/*.pem', '**/*.key']) expect(ignore).toContain(p);
+    // …and ignores nothing a COPY from the build context needs.
+    const ignored = (file: string) =>
+      ignore.some((pattern) => {
+        const parts = file.split('/');
+        if (pattern.startsWith('**/*')) return file.endsWith(pattern.slice(4));
+        if (pattern.startsWith('**/')) return parts.includes(pattern.slice(3));
+        if (pattern.endsWith('*')) return parts[0]?.startsWith(pattern.slice(0, -1)) ?? false;
+        return parts[0] === pattern;
+      });
+    const sources = stages.flatMap((stage) =>
+      instructions(stage, 'COPY')
+        .filter((ins) => !flag(ins, 'from'))
+        .flatMap((ins) =>
+          args(ins)
+            .filter((a) => !a.startsWith('--'))
+            .slice(0, -1),
+        ),
+    );
+    expect(sources.length).toBeGreaterThan(5);
+    expect(sources.filter((f) => f !== '.' && ignored(f))).toEqual([]);
+    expect(ignored('apps/server/dist/main.js') && ignored('data/secret.key') && ignored('x/y.pem')).toBe(true);
   });
 
   it('is what the validator calls broken when broken (the checks can fail)', () => {
