@@ -262,6 +262,15 @@ describe.each([
       spec: { template: { metadata: { labels: Record<string, string> } } };
     };
     expect(set.spec.template.metadata.labels['app.kubernetes.io/part-of']).toBe('gatehouse');
+    // GATEHOUSE_KUBERNETES_SELECTOR finds this release's pods and its StatefulSet (kubernetes.ts lists both by it).
+    const selector = container(objects).env?.find((e) => e.name === 'GATEHOUSE_KUBERNETES_SELECTOR')?.value ?? '';
+    const pairs = selector.split(',').map((p) => p.split('=') as [string, string]);
+    expect(pairs.length).toBeGreaterThanOrEqual(2);
+    const setLabels = objects.find((o) => o.kind === 'StatefulSet')?.metadata.labels ?? {};
+    for (const [key, value] of pairs) {
+      expect(set.spec.template.metadata.labels[key], key).toBe(value);
+      expect(setLabels[key], key).toBe(value);
+    }
   });
 
   it('exposes the SSH gateway on a LoadBalancer Service', () => {
