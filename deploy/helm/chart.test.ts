@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { routeList } from '@gatehouse/contracts';
 
@@ -149,7 +149,7 @@ beforeAll(() => {
         GOPATH: '/usr/share/gocode',
         GO111MODULE: 'off',
         GOFLAGS: '',
-        GOCACHE: path.join(work, 'cache'),
+        GOCACHE: path.join(os.tmpdir(), 'gatehouse-chart-render', 'cache'),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -164,6 +164,8 @@ beforeAll(() => {
   defaults = { text: defaultText, objects: documents(defaultText) };
   ha = { text: haText, objects: documents(haText) };
 }, 120_000);
+
+afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 describe.each([
   ['default values', () => defaults],
