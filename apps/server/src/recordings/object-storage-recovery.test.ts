@@ -8,6 +8,7 @@ import { type RunningServer, startServer } from '../server.js';
 import { eventually } from '../test/agent-process.js';
 import { type TestServer, startTestServer, testConfig } from '../test/harness.js';
 import { objectStorageFromEnv } from './object-store.js';
+import { VideoService, videoPathOf } from './video.service.js';
 
 const BUCKET = 'gatehouse-recovery';
 
@@ -110,4 +111,43 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recovery from object segments o
       5_000,
     );
   }, 30_000);
+
+  it('keeps RDP video pieces as objects, replays ranges across them from the other instance, then joins them', async () => {
+    const live = await a.services.recordings.start({
+      type: 'rdp',
+      agentId,
+      hostname: 'db-01',
+      userId: null,
+      userEmail: 'mallory@example.test',
+      definitionId: null as unknown as string,
+      definitionName: 'db desktop',
+      width: 1024,
+      height: 768,
+    });
+    const videos = new VideoService(a.services.database, a.services.recordingObjects);
+    const pieces = [Buffer.alloc(3000, 1), Buffer.alloc(5000, 2), Buffer.alloc(2000, 3)];
+    const whole = Buffer.concat(pieces);
+    let offset = 0;
+    for (const [i, data] of pieces.entries()) {
+      if (i === pieces.length - 1) break;
+      offset = await videos.append({ agentId, id: live.id, offset, data, final: false });
+    }
+    const key = (await a.services.repositories.recordings.find(live.id))!.objectKey!;
+    expect(fs.existsSync(videoPathOf(live.row.storagePath))).toBe(false);
+    const range = (from: number, to: number) =>
+      fetch(`${b.url}/api/recording/${live.id}/video`, {
+        headers: { 'authentication-token': admin, range: `bytes=${from}-${to}` },
+      });
+    // While it grows: a range across two pieces, from the instance that did not take them.
+    const across = await range(2500, 3499);
+    expect(across.status).toBe(206);
+    expect(Buffer.from(await across.arrayBuffer())).toEqual(whole.subarray(2500, 3500));
+    await videos.append({ agentId, id: live.id, offset, data: pieces[2]!, final: true });
+    const objects = (await a.services.recordingObjects!.store.list(`${key}/`)).map((o) => o.key);
+    expect(objects).toContain(`${key}/video`);
+    expect(objects.some((k) => k.includes('/segments/video/'))).toBe(false);
+    const tail = await range(7000, 9999);
+    expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(7000, 10_000));
+    await a.services.recordings.finish(live, 'closed');
+  }, 20_000);
 });

@@ -153,6 +153,16 @@ export class ObjectStore {
     return size;
   }
 
+  /** Uploads a stream of unknown length as one object (multipart, 8 MiB parts). */
+  async putStream(key: string, body: Readable): Promise<void> {
+    await new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: body },
+      partSize: 8 * 1024 * 1024,
+      queueSize: 2,
+    }).done();
+  }
+
   /** Bytes start..end (inclusive) of an object, streamed; the whole object without a range. */
   async read(key: string, range?: { start: number; end: number }): Promise<Readable> {
     const answer = await this.client.send(

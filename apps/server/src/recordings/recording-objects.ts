@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { HttpError } from '../http/errors.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { type ObjectStore, storageError } from './object-store.js';
 import type { RecordingRow, RecordingsRepository } from './recordings.repository.js';
@@ -191,7 +193,7 @@ export class RecordingObjects {
       await this.repository.stored(id);
       this.recovered('final objects');
     }
-    await this.store.removeAll(`${row.objectKey}/segments/`);
+    for (const part of LIVE_PARTS) await this.store.removeAll(`${row.objectKey}/segments/${part}/`);
     // A video still arriving stays local until it is final (video.service.ts stores it then).
     const parts: (Part | 'video')[] = [...(Object.keys(PARTS) as Part[])];
     if (row.videoFinal || !row.hasVideo) parts.push('video');
@@ -252,6 +254,15 @@ export class RecordingObjects {
       const parts: (Part | 'video')[] = ['cast', 'chain', 'manifest'];
       if (withVideo) parts.push('video');
       for (const part of parts) {
+        if (part === 'video') {
+          // The joined object, or its pieces when they were never joined.
+          if (row.videoBytes > 0)
+            await pipeline(
+              await this.readVideo(row.objectKey, 0, row.videoBytes - 1),
+              fs.createWriteStream(localOf(castPath, 'video'), { mode: 0o600 }),
+            );
+          continue;
+        }
         await this.store.download(`${row.objectKey}/${part}`, localOf(castPath, part)).catch((error: unknown) => {
           if ((error as { name?: string }).name !== 'NoSuchKey') throw error; // a missing part reads as missing
         });
@@ -351,6 +362,59 @@ export class RecordingObjects {
       }
     }
     return true;
+  }
+
+  /** One piece of an RDP video, stored at its offset (video.service.ts, under the row's lock). */
+  async putVideoPiece(key: string, offset: number, data: Buffer): Promise<void> {
+    try {
+      await this.store.put(segmentKey(key, 'video', offset), data);
+    } catch (error) {
+      throw new HttpError(503, `The object storage could not take the video piece (${storageError(error)}).`);
+    }
+  }
+
+  /** A video's pieces in order (up to the first gap) with their offsets. */
+  private async videoPieces(key: string): Promise<{ key: string; offset: number; size: number }[]> {
+    const pieces: { key: string; offset: number; size: number }[] = [];
+    let next = 0;
+    for (const o of await this.store.list(`${key}/segments/video/`)) {
+      const offset = Number(o.key.slice(o.key.lastIndexOf('/') + 1));
+      if (offset !== next) break;
+      pieces.push({ key: o.key, offset, size: o.size });
+      next += o.size;
+    }
+    return pieces;
+  }
+
+  /** The final video's pieces joined into one object (multipart for large ones), then the pieces removed. */
+  async joinVideo(key: string): Promise<void> {
+    try {
+      const pieces = await this.videoPieces(key);
+      const store = this.store;
+      async function* joined(): AsyncGenerator<Buffer> {
+        for (const piece of pieces) for await (const chunk of await store.read(piece.key)) yield chunk as Buffer;
+      }
+      await this.store.putStream(`${key}/video`, Readable.from(joined()));
+      await this.store.remove(pieces.map((p) => p.key));
+    } catch (error) {
+      // The pieces stay and are read as they are; logged, never lost.
+      this.failed('video', error);
+    }
+  }
+
+  /** Bytes start..end of a recording's video: from its final object, or across its pieces while it grows. */
+  async readVideo(key: string, start: number, end: number): Promise<Readable> {
+    if ((await this.store.size(`${key}/video`)) !== undefined) return this.store.read(`${key}/video`, { start, end });
+    const pieces = (await this.videoPieces(key)).filter((p) => p.offset <= end && p.offset + p.size > start);
+    const store = this.store;
+    async function* ranged(): AsyncGenerator<Buffer> {
+      for (const p of pieces) {
+        const from = Math.max(start, p.offset) - p.offset;
+        const to = Math.min(end, p.offset + p.size - 1) - p.offset;
+        for await (const chunk of await store.read(p.key, { start: from, end: to })) yield chunk as Buffer;
+      }
+    }
+    return Readable.from(ranged());
   }
 
   /** Deletes a recording's objects (retention). */

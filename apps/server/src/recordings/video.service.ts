@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { Database } from '../db/client.js';
 import { HttpError } from '../http/errors.js';
 import type { RecordingRow } from './recordings.repository.js';
+import type { RecordingObjects } from './recording-objects.js';
 
 /** Most bytes one upload may carry (the agent sends about a second of video at a time). */
 export const MAX_VIDEO_PIECE_BYTES = 8 * 1024 * 1024;
@@ -29,6 +30,7 @@ interface LockedRow {
   agent_id: string | null;
   type: string;
   storage_path: string;
+  object_key: string | null;
   video_bytes: string | number;
   video_final: boolean;
 }
@@ -39,14 +41,19 @@ interface LockedRow {
  * answer, another server instance) can neither interleave nor duplicate bytes.
  */
 export class VideoService {
-  constructor(private readonly database: Database) {}
+  constructor(
+    private readonly database: Database,
+    /** Object storage, when configured: pieces go there as segments, joined into one object when final. */
+    private readonly objects?: RecordingObjects,
+  ) {}
 
   /** Appends a piece from the recording's own agent; answers the bytes stored. */
   async append(input: { agentId: string; id: string; offset: number; data: Buffer; final: boolean }): Promise<number> {
     const { agentId, id, offset, data, final } = input;
-    return this.database.transaction(async (tx) => {
+    let joinKey: string | undefined;
+    const bytes = await this.database.transaction(async (tx) => {
       const [row] = await tx.query<LockedRow>(
-        'SELECT agent_id, type, storage_path, video_bytes, video_final FROM recordings WHERE id = $1 FOR UPDATE',
+        'SELECT agent_id, type, storage_path, object_key, video_bytes, video_final FROM recordings WHERE id = $1 FOR UPDATE',
         [id],
       );
       if (!row) throw new HttpError(404, 'There is no session with that id.');
@@ -59,7 +66,12 @@ export class VideoService {
       if (offset !== stored) {
         throw new HttpError(409, `offset must be ${stored}, the bytes stored so far (got ${offset}).`);
       }
-      if (data.length > 0) await writeAt(videoPathOf(row.storage_path), stored, data);
+      if (data.length > 0) {
+        // In object storage, each piece is a segment object at its offset: any instance may take it.
+        if (this.objects && row.object_key) await this.objects.putVideoPiece(row.object_key, stored, data);
+        else await writeAt(videoPathOf(row.storage_path), stored, data);
+      }
+      if (final && this.objects && row.object_key) joinKey = row.object_key;
       const bytes = stored + data.length;
       await tx.query(
         'UPDATE recordings SET video_bytes = $2::bigint, has_video = has_video OR $2::bigint > 0, video_final = $3, video_at = now() WHERE id = $1',
@@ -67,6 +79,9 @@ export class VideoService {
       );
       return bytes;
     });
+    // The pieces become one object (the segments stay readable until it is there).
+    if (joinKey) await this.objects?.joinVideo(joinKey);
+    return bytes;
   }
 }
 

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { uploadRecordingVideo } from '@gatehouse/contracts';
 import type { Handlers } from '../../http/bind-routes.js';
@@ -5,6 +6,7 @@ import { HttpError } from '../../http/errors.js';
 import { sendFile } from '../../http/send-file.js';
 import { MAX_VIDEO_PIECE_BYTES, VideoService, playbackOf, videoPathOf } from '../../recordings/video.service.js';
 import type { Services } from '../../services.js';
+import { objectStream } from './recordings.routes.js';
 
 /**
  * Lets the agents' video upload through: raw bytes (application/octet-stream, up to 8 MiB on that
@@ -26,7 +28,7 @@ export function installVideoUpload(app: FastifyInstance): void {
 export function videoHandlers(
   s: Services,
 ): Pick<Handlers, 'uploadRecordingVideo' | 'getRecordingVideo' | 'playbackAvailable'> {
-  const videos = new VideoService(s.database);
+  const videos = new VideoService(s.database, s.recordingObjects);
   return {
     uploadRecordingVideo: async ({ params, query, body, request }) => {
       const agent = request.agent;
@@ -46,8 +48,13 @@ export function videoHandlers(
     getRecordingVideo: async ({ principal, params, query, request, reply }) => {
       const row = await s.sessions.forWatcher(principal, params.id);
       if (!playbackOf(row).available) throw new HttpError(404, 'This session has no video.');
+      const objects = s.recordingObjects;
+      const key = row.objectKey;
+      // In object storage (ADR 0008): ranges from the final object, or across the pieces while it grows.
+      const inObjects = objects !== undefined && key !== null && !fs.existsSync(videoPathOf(row.storagePath));
       return sendFile(request, reply, {
         path: videoPathOf(row.storagePath),
+        open: inObjects ? (start, end) => objectStream(() => objects.readVideo(key, start, end)) : undefined,
         // The committed length: bytes past it belong to a piece still being written.
         size: row.videoBytes,
         type: 'video/mp4',
