@@ -1,6 +1,8 @@
 import http from 'node:http';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
+import { GATEWAY_DRAINING } from '../gateway/ssh-gateway.js';
 import { READINESS_PROBE_MAX_AGE_MS } from './readiness.js';
 
 /** A WebSocket upgrade to `pathName`: the status and body it is answered with (101 when taken). */
@@ -120,7 +122,15 @@ describe.each(DATABASES)('liveness and readiness (%s)', (kind) => {
   });
 
   it('draining: 503 at once and no new tunnels or agents, while liveness and the API still answer', async () => {
+    // A client that connected but has not logged in yet is told, and closed.
+    const pending = net.connect(server.sshPort, '127.0.0.1');
+    let heard = '';
+    pending.on('data', (c: Buffer) => (heard += c.toString('latin1')));
+    const pendingClosed = new Promise<void>((resolve) => pending.once('close', () => resolve()));
+    await expect.poll(() => heard, { timeout: 5000 }).toMatch(/^SSH-2\.0-/);
     const drained = await server.drain(0);
+    await pendingClosed;
+    expect(heard).toContain(GATEWAY_DRAINING);
     expect(drained).toMatchObject({ ended: { sessions: 0, tunnels: 0 } });
     const answer = await server.call('GET', '/api/health/ready');
     expect(answer.status).toBe(503);
