@@ -138,6 +138,10 @@ INSTALL_DIR=$ROOT/opt/gatehouse-agent
 AGENT_FILE=$INSTALL_DIR/gatehouse-agent.mjs
 STATE=$ROOT$STATE_DIR
 UNIT_FILE=$ROOT/etc/systemd/system/$UNIT_NAME
+# An upgrade keeps the --hostname the host was installed with (only plain name characters are read back).
+if [ -z "$HOST_NAME" ] && [ -f "$UNIT_FILE" ]; then
+  HOST_NAME=$(sed -n 's/^ExecStart=.* --hostname \([A-Za-z0-9.-]*\).*$/\1/p' "$UNIT_FILE" | head -n 1)
+fi
 
 # The system user the agent runs as: no login, no home of its own but the state folder.
 if [ -z "$ROOT" ]; then

@@ -133,6 +133,7 @@ describe('the agent as a product: served file and install script', () => {
     expect(again.stderr).toContain('already enrolled');
     expect(again.stderr).toContain('upgraded');
     expect(createHash('sha256').update(fs.readFileSync(file)).digest('hex')).toBe(manifest.body.sha256);
+    expect(fs.readFileSync(unitPath, 'utf8')).toMatch(/^ExecStart=.* --hostname installed-host$/m);
     const after = JSON.parse(fs.readFileSync(path.join(state, 'identity.json'), 'utf8')) as { id: string };
     expect(after.id).toBe(identity.id);
     expect(systemctl.calls().slice(2)).toEqual([
