@@ -52,6 +52,11 @@ async function main(): Promise<void> {
       `  Gatehouse ${BUILD.version} (build ${BUILD.buildNumber}) is running at ${server.url}`,
       `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PGlite in ${config.dataDir}`}`,
       `  SSH gateway: ssh -p ${server.sshPort} <your email>@<host>@${config.sshHost}`,
+      `  Recordings: ${
+        config.objectStorage
+          ? `object storage s3://${config.objectStorage.bucket}/${config.objectStorage.prefix} (${config.objectStorage.endpoint ?? 'AWS S3'})`
+          : `data folder ${config.dataDir}`
+      }`,
     ];
     const signing = await server.services.gatewayKeys.keys();
     lines.push(

@@ -6,6 +6,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   DeleteObjectsCommand,
   GetObjectCommand,
+  HeadBucketCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -131,6 +132,11 @@ export class ObjectStore {
   /** The key prefix of a recording's objects. */
   recordingKey(id: string): string {
     return `${this.prefix}recordings/${id}`;
+  }
+
+  /** Whether the bucket exists and these credentials may use it (HeadBucket); throws when not. */
+  async check(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
   }
 
   async put(key: string, body: Buffer): Promise<void> {

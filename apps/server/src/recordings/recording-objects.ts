@@ -74,6 +74,15 @@ export class RecordingObjects {
     fs.rmSync(this.cacheDir, { recursive: true, force: true });
     this.timer = setInterval(() => void this.tick(), SEGMENT_MS);
     this.timer.unref();
+    // Said at start whether the bucket answers (recording goes on either way: the spool waits).
+    void this.store.check().then(
+      () => this.log.info({ bucket: store.bucket }, 'object storage: the bucket answers; recordings are stored there'),
+      (error: unknown) =>
+        this.log.warn(
+          { bucket: store.bucket, why: storageError(error) },
+          `object storage: the bucket ${store.bucket} does not answer (${storageError(error)}); recordings stay in the data folder until it does`,
+        ),
+    );
   }
 
   /** The key a new recording's objects go under. */
