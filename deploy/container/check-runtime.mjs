@@ -30,6 +30,12 @@ const work = fs.mkdtempSync(path.join(os.tmpdir(), 'gatehouse-runtime-'));
 const deps = path.join(work, 'prod-deps');
 const app = path.join(work, 'app');
 const data = path.join(work, 'data');
+// Removed however the check ends (the server, if started, is stopped first).
+let server;
+process.on('exit', () => {
+  server?.kill('SIGKILL');
+  fs.rmSync(work, { recursive: true, force: true });
+});
 fs.mkdirSync(deps);
 fs.mkdirSync(app);
 
@@ -75,7 +81,7 @@ for (const copy of inStage('runtime', 'COPY')) {
 
 const cmd = JSON.parse(inStage('runtime', 'CMD')[0].getArgumentsContent());
 console.log(`runtime: ${cmd.join(' ')} in ${app}`);
-const server = spawn(cmd[0] === 'node' ? process.execPath : cmd[0], cmd.slice(1), {
+server = spawn(cmd[0] === 'node' ? process.execPath : cmd[0], cmd.slice(1), {
   cwd: app,
   env: {
     PATH: process.env.PATH,
@@ -117,6 +123,6 @@ for (const dev of ['vitest', 'typescript', 'react', 'vite', '@playwright']) {
 }
 server.kill('SIGTERM');
 await new Promise((resolve) => server.on('exit', resolve));
-fs.rmSync(work, { recursive: true, force: true });
+server = undefined;
 console.log(failed ? 'runtime layout: FAILED' : 'runtime layout: OK');
 process.exit(failed ? 1 : 0);
