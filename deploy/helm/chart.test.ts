@@ -304,6 +304,12 @@ describe('the HA values', () => {
     expect(ha.text).not.toMatch(/postgres(ql)?:\/\/|redis:\/\/|BEGIN PRIVATE KEY/);
   });
 
+  it('tell the operator where the console and the SSH gateway are (NOTES.txt)', () => {
+    const notes = render('-notes', '-f', haValues);
+    expect(notes).toContain('Console: https://gatehouse.example.com');
+    expect(notes).toContain('get svc gatehouse-ssh');
+  });
+
   it('put the Ingress behind TLS', () => {
     const ingress = ha.objects.find((o) => o.kind === 'Ingress');
     expect(ingress?.spec).toMatchObject({ tls: [{ hosts: ['gatehouse.example.com'], secretName: 'gatehouse-tls' }] });

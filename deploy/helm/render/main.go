@@ -141,6 +141,7 @@ func main() {
 	name := flag.String("name", "release-name", "release name")
 	namespace := flag.String("namespace", "default", "release namespace")
 	kubeVersion := flag.String("kube-version", "v1.33.0", "Capabilities.KubeVersion")
+	notes := flag.Bool("notes", false, "print templates/NOTES.txt rendered, instead of the manifests")
 	var valueFiles files
 	flag.Var(&valueFiles, "f", "values file (repeatable)")
 	flag.Parse()
@@ -239,6 +240,23 @@ func main() {
 		}
 	}
 	sort.Strings(names)
+	// NOTES.txt is rendered too (as helm does, so an error in it fails), and printed with -notes.
+	notesName := chartName + "/templates/NOTES.txt"
+	if root.Lookup(notesName) != nil {
+		scope := map[string]interface{}{}
+		for k, v := range top {
+			scope[k] = v
+		}
+		scope["Template"] = map[string]interface{}{"Name": notesName, "BasePath": chartName + "/templates"}
+		var buf bytes.Buffer
+		if err := root.ExecuteTemplate(&buf, notesName, scope); err != nil {
+			fail(err)
+		}
+		if *notes {
+			os.Stdout.WriteString(strings.ReplaceAll(buf.String(), "<no value>", ""))
+			return
+		}
+	}
 
 	type doc struct {
 		source, body, kind string
