@@ -22,10 +22,13 @@ export function startAgent(options: {
   stateDir?: string;
   /** More options, such as --capture-source. */
   args?: string[];
+  /** Another agent file to run, such as the one-file agent the server serves (default dist/cli.js). */
+  cli?: string;
 }): AgentProcess {
-  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run npm run build`);
+  const cli = options.cli ?? CLI;
+  if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run npm run build`);
   const stateDir = options.stateDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'gh-agent-'));
-  const args = [CLI, '--server', options.server, '--state-dir', stateDir, '--hostname', options.hostname];
+  const args = [cli, '--server', options.server, '--state-dir', stateDir, '--hostname', options.hostname];
   if (options.key) args.push('--key', options.key);
   args.push(...(options.args ?? []));
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });

@@ -13,12 +13,18 @@ export async function enrolGatewayHost(
   server: TestServer,
   admin: string,
   sshd: Sshd,
-  options: { hostname: string; definition: string; user: { email: string; password: string; publicKey: string } },
+  options: {
+    hostname: string;
+    definition: string;
+    user: { email: string; password: string; publicKey: string };
+    /** The agent file to run (default the built dist/cli.js). */
+    agentFile?: string;
+  },
 ): Promise<{ agent: AgentProcess; agentId: string; definitionId: string }> {
   const key = (
     await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: options.hostname } })
   ).body.key;
-  const agent = startAgent({ server: server.url, key, hostname: options.hostname });
+  const agent = startAgent({ server: server.url, key, hostname: options.hostname, cli: options.agentFile });
   const agentId = (await eventually(
     async () =>
       (await server.call<{ agents: { id: string; connected: boolean }[] }>('GET', '/api/agent', { token: admin })).body

@@ -3,8 +3,10 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventually } from '../../test/agent-process.js';
+import { type AgentProcess, eventually } from '../../test/agent-process.js';
+import { enrolGatewayHost } from '../../test/gateway-host.js';
 import { type TestServer, startTestServer } from '../../test/harness.js';
+import { type Sshd, ssh, startSshd, userKey } from '../../test/sshd.js';
 import { execStart, fakeSystemctl, run, runPiped, scratch } from './install-rig.js';
 
 interface Listed {
@@ -19,6 +21,10 @@ describe('the agent as a product: served file and install script', () => {
   let key: string;
   const children: ChildProcess[] = [];
   const dirs: string[] = [];
+  /** The served file, saved alone in a folder with no node_modules. */
+  let servedFile = '';
+  let sshd: Sshd | undefined;
+  let relayAgent: AgentProcess | undefined;
 
   beforeAll(async () => {
     // No public URL configured: the script names the server as this request reached it.
@@ -31,6 +37,8 @@ describe('the agent as a product: served file and install script', () => {
 
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
+    relayAgent?.child.kill('SIGKILL');
+    sshd?.stop();
     await server.stop();
     for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
   });
@@ -57,6 +65,7 @@ describe('the agent as a product: served file and install script', () => {
       expect(fs.existsSync(path.join(d, 'node_modules')), d).toBe(false);
     }
     fs.writeFileSync(path.join(dir, 'gatehouse-agent.mjs'), bytes);
+    servedFile = path.join(dir, 'gatehouse-agent.mjs');
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir };
     const help = await run(process.execPath, ['gatehouse-agent.mjs', '--help'], env, undefined, dir);
     expect(help.stderr).toBe('');
@@ -65,6 +74,31 @@ describe('the agent as a product: served file and install script', () => {
     const version = await run(process.execPath, ['gatehouse-agent.mjs', '--version'], env, undefined, dir);
     expect(version.stdout.trim()).toBe(manifest.body.version);
   });
+
+  it('the served file is the whole agent: OpenSSH through the gateway reaches sshd through it', async () => {
+    expect(servedFile).not.toBe('');
+    sshd = await startSshd();
+    const dir = scratch('gh-relay-');
+    dirs.push(dir);
+    const user = userKey(dir, 'rita');
+    ({ agent: relayAgent } = await enrolGatewayHost(server, admin, sshd, {
+      hostname: 'bundled-host',
+      definition: 'bundled-host shell',
+      user: { email: 'rita@example.test', password: 'password-123', publicKey: user.publicKey },
+      agentFile: servedFile,
+    }));
+    const session = await ssh([
+      '-p',
+      String(server.sshPort),
+      '-i',
+      user.file,
+      'rita@example.test@bundled-host@127.0.0.1',
+      'echo relayed-$((6*7))',
+    ]).done;
+    expect(session.code, session.stderr).toBe(0);
+    expect(session.stdout).toContain('relayed-42');
+    relayAgent.child.kill('SIGTERM');
+  }, 60_000);
 
   it('installs under a root prefix: file checked, unit verified, enrolled for real; ExecStart connects', async () => {
     const script = (await server.call<string>('GET', '/api/agent/install.sh')).body;
