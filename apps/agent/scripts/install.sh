@@ -109,6 +109,10 @@ case "$GATEHOUSE_AGENT_SHA256" in
   *[!0-9a-f]* | '') die "this script was not served by a Gatehouse server (no checksum in it)" ;;
 esac
 
+case "$(uname -s)" in
+  Linux) ;;
+  *) die "this script installs on Linux with systemd; on $(uname -s), run gatehouse-agent.mjs under your own supervisor (docs/deploy/agent.md)" ;;
+esac
 if [ -z "$ROOT" ] && [ "$(id -u)" != 0 ]; then
   die "run it as root: curl -fsSL $GATEHOUSE_SERVER_URL/api/agent/install.sh | sudo sh -s -- --key KEY"
 fi
