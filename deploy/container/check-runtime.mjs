@@ -81,7 +81,21 @@ for (const copy of inStage('runtime', 'COPY')) {
 
 const cmd = JSON.parse(inStage('runtime', 'CMD')[0].getArgumentsContent());
 console.log(`runtime: ${cmd.join(' ')} in ${app}`);
-server = spawn(cmd[0] === 'node' ? process.execPath : cmd[0], cmd.slice(1), {
+
+// As the image runs it: as the Dockerfile's USER, in an /app it cannot write (the image's COPYs
+// leave it root's), with a data folder of its own. Run as root, the check drops to that user.
+const [uid, gid] = words(inStage('runtime', 'USER')[0])[0].split(':').map(Number);
+const asUser = process.getuid?.() === 0 ? ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups'] : [];
+fs.chmodSync(work, 0o755);
+fs.mkdirSync(data, { mode: 0o700 });
+if (asUser.length) fs.chownSync(data, uid, gid);
+const argv = [...asUser, cmd[0] === 'node' ? process.execPath : cmd[0], ...cmd.slice(1)];
+console.log(
+  asUser.length
+    ? `(as ${uid}:${gid}, /app not writable by it)`
+    : '(as this user: run as root to drop to the image user)',
+);
+server = spawn(argv[0], argv.slice(1), {
   cwd: app,
   env: {
     PATH: process.env.PATH,
