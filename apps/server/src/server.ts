@@ -48,6 +48,8 @@ export interface RunningServer {
 export interface StartOptions {
   /** An already open database (tests pass an in-memory PGlite or an isolated schema). */
   database?: Database;
+  /** Where the log lines go (tests read them); process.stdout by default. */
+  logOut?: { write(chunk: string): unknown };
 }
 
 /** Opens the database and its migrations, prepares the first administrator, and listens. */
@@ -81,7 +83,7 @@ export async function prepareDatabase(config: Config, options: StartOptions = {}
     dataDir: config.dataDir,
     secretKey: loadSecretKey(config.secretKey, config.dataDir),
     defaultPublicUrl: config.publicUrl ?? `http://${config.host}:${config.port}`,
-    log: createLogger(config.logLevel, logBook),
+    log: createLogger(config.logLevel, logBook, options.logOut),
     logBook,
     devLicenses: config.devLicenses,
     httpsPort: config.tlsPort,

@@ -55,9 +55,9 @@ function mac(key: Buffer, request: RelayRequest): Buffer {
 /** The headers and query of a signed relay request (a fresh nonce, now's time). */
 export function signRelay(
   key: Buffer,
-  fields: Omit<RelayRequest, 'time' | 'nonce'>,
+  fields: Omit<RelayRequest, 'time' | 'nonce'> & Partial<Pick<RelayRequest, 'time' | 'nonce'>>,
 ): { headers: Record<string, string>; query: string } {
-  const request: RelayRequest = { ...fields, time: Date.now(), nonce: randomBytes(18).toString('base64url') };
+  const request: RelayRequest = { time: Date.now(), nonce: randomBytes(18).toString('base64url'), ...fields };
   return {
     headers: {
       [RELAY_HEADERS.instance]: request.source,

@@ -49,7 +49,7 @@ export interface ClusterHost {
 /**
  * Two (or more) built server instances (apps/server/dist/main.js) sharing a fresh PostgreSQL
  * database (TEST_DATABASE_URL) and Redis (REDIS_URL), behind a real HAProxy: an HTTP+WebSocket
- * frontend and an SSH TCP frontend, both roundrobin with health checks on /api/health. Real sshd;
+ * frontend and an SSH TCP frontend, both roundrobin with health checks on /api/health/ready. Real sshd;
  * real agents enrolled with `enrolHost`. Everything on 127.0.0.1 with random ports.
  */
 export interface ClusterRig {
@@ -125,7 +125,7 @@ backend gatehouse_http
   balance roundrobin
   # The instances read the client's address from X-Forwarded-For (GATEHOUSE_TRUST_PROXY=true).
   option forwardfor
-  option httpchk GET /api/health
+  option httpchk GET /api/health/ready
 ${servers((i) => `127.0.0.1:${i.httpPort}`)}
 
 frontend gatehouse_ssh
@@ -137,7 +137,7 @@ backend gatehouse_ssh
   mode tcp
   balance roundrobin
   # Checked over HTTP, so health checks never count as failed SSH logins.
-  option httpchk GET /api/health
+  option httpchk GET /api/health/ready
 ${instances.map((i) => `  server ${i.name} 127.0.0.1:${i.sshPort} check port ${i.httpPort} inter 500ms fall 2 rise 1`).join('\n')}
 `;
 }
