@@ -108,7 +108,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recordings in object storage', 
   let recordingId: string;
 
   it('uploads output within seconds while live, then final objects, and removes the local files', async () => {
-    const run = session('echo s3-live-$((6*7)); sleep 6; head -c 200000 /dev/zero | tr "\\0" y; echo s3-done');
+    const run = session('echo s3-live-$((6*7)); sleep 4; head -c 200000 /dev/zero | tr "\\0" y; echo s3-done');
     recordingId = await liveId();
     const key = (await row(recordingId)).objectKey!;
     expect(key).toBe(`gh-test/recordings/${recordingId}`);
