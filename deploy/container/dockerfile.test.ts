@@ -166,12 +166,18 @@ describe('deploy/container/Dockerfile', () => {
     expect(missing).toEqual([]);
   });
 
-  it('copies the built server, console and the self-contained agent into the runtime', () => {
-    const copied = instructions(runtime, 'COPY').map((i) => args(i).filter((a) => !a.startsWith('--'))[0]);
+  it('copies the built server, console and the self-contained agent (file, manifest, install script) into the runtime', () => {
+    const copied = instructions(runtime, 'COPY').flatMap((i) =>
+      args(i)
+        .filter((a) => !a.startsWith('--'))
+        .slice(0, -1),
+    );
     for (const built of [
       '/src/apps/server/dist',
       '/src/apps/web/dist',
       '/src/apps/agent/dist/gatehouse-agent.mjs',
+      '/src/apps/agent/dist/gatehouse-agent.json',
+      '/src/apps/agent/dist/install.sh',
       '/src/packages/contracts/dist',
       '/src/packages/tunnel/dist',
       '/app/node_modules',
