@@ -150,4 +150,53 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recovery from object segments o
     expect(Buffer.from(await tail.arrayBuffer())).toEqual(whole.subarray(7000, 10_000));
     await a.services.recordings.finish(live, 'closed');
   }, 20_000);
+
+  it('deletes the objects of recordings past retention, and keeps those on legal hold', async () => {
+    const stored: string[] = [];
+    for (const name of ['expired', 'held']) {
+      const live = await a.services.recordings.start({
+        type: 'ssh',
+        agentId,
+        hostname: 'db-01',
+        userId: null,
+        userEmail: 'mallory@example.test',
+        definitionId: null as unknown as string,
+        definitionName: name,
+        width: 80,
+        height: 24,
+      });
+      live.recorder.output(Buffer.from(`$ ${name}\r\n`));
+      await live.recorder.flush();
+      await a.services.recordings.finish(live, 'closed');
+      expect(await a.services.recordingObjects!.finalize(live.id)).toBe(true);
+      stored.push(live.id);
+    }
+    const [expired, held] = stored as [string, string];
+    await a.services.database.query(
+      "UPDATE recordings SET started_on = now() - interval '41 days', ended_on = now() - interval '40 days' WHERE id = ANY($1)",
+      [stored],
+    );
+    await a.services.database.query(
+      "UPDATE recordings SET legal_hold = true, legal_hold_by = 'counsel@example.test', legal_hold_at = now(), legal_hold_reason = 'case 7' WHERE id = $1",
+      [held],
+    );
+    const saved = await a.call('POST', '/api/settings', { token: admin, body: { recording_retention_days: 30 } });
+    expect(saved.status).toBe(200);
+    const keys = async (id: string) =>
+      a.services.recordingObjects!.store.list(`${a.services.recordingObjects!.keyFor(id)}/`);
+    expect(await keys(expired)).toHaveLength(3);
+    // Both instances sweep, as every instance does each hour: each row (and its objects) goes once.
+    await Promise.all([a.services.retention.sweep(), b.services.retention.sweep()]);
+    expect(await a.services.repositories.recordings.find(expired)).toBeUndefined();
+    expect(await keys(expired)).toHaveLength(0);
+    expect((await keys(held)).map((o) => o.key.slice(o.key.lastIndexOf('/') + 1)).sort()).toEqual([
+      'cast',
+      'chain',
+      'manifest',
+    ]);
+    const verify = (await (
+      await fetch(`${b.url}/api/recording/${held}/verify`, { headers: { 'authentication-token': admin } })
+    ).json()) as { status: string; message: string };
+    expect(verify.status, verify.message).toBe('intact');
+  }, 20_000);
 });
