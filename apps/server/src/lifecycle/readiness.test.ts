@@ -1,7 +1,10 @@
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from '../test/agent-process.js';
 import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
+import { freePort } from '../test/server-process.js';
 import { GATEWAY_DRAINING } from '../gateway/ssh-gateway.js';
 import { READINESS_PROBE_MAX_AGE_MS } from './readiness.js';
 
@@ -147,5 +150,76 @@ describe.each(DATABASES)('liveness and readiness (%s)', (kind) => {
     const agent = await upgrade(server.url, '/api/agent/connect');
     expect(agent.status).toBe(503);
     expect(agent.body).toContain('shutting down');
+  });
+});
+
+/** A redis-server of this test's own on a free loopback port (never the machine's shared one). */
+async function startRedis(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
+  await eventually(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = net.connect(port, '127.0.0.1', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.on('error', () => resolve(false));
+      }),
+    (up) => up,
+  );
+  return child;
+}
+
+describe.runIf(spawnSync('redis-server', ['--version']).status === 0)('readiness while Redis goes away', () => {
+  let server: TestServer | undefined;
+  let redis: ChildProcess | undefined;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+    server = await startTestServer('pglite', { redisUrl: `redis://127.0.0.1:${port}` });
+  });
+
+  afterAll(async () => {
+    redis?.kill('SIGKILL');
+    await server?.stop();
+  });
+
+  it('answers 503 naming redis while it is away, and ready again once it is back', async () => {
+    expect((await server!.call('GET', '/api/health/ready')).body).toMatchObject({ checks: { redis: 'ok' } });
+    redis!.kill('SIGKILL');
+    await expect
+      .poll(async () => (await server!.call('GET', '/api/health/ready')).status, { timeout: 10_000 })
+      .toBe(503);
+    expect((await server!.call('GET', '/api/health/ready')).body).toMatchObject({
+      checks: { redis: 'failed', database: 'ok', draining: false },
+      failed: ['redis'],
+    });
+    // Liveness does not follow a dependency: the process is fine.
+    expect((await server!.call('GET', '/api/health/live')).status).toBe(200);
+    redis = await startRedis(port);
+    await expect
+      .poll(async () => (await server!.call('GET', '/api/health/ready')).status, { timeout: 15_000 })
+      .toBe(200);
+  });
+
+  it('stops promptly while Redis is away (never waits for it to come back)', async () => {
+    redis!.kill('SIGKILL');
+    await expect
+      .poll(async () => (await server!.call('GET', '/api/health/ready')).status, { timeout: 10_000 })
+      .toBe(503);
+    const stopping = Date.now();
+    const stopped = server!;
+    server = undefined;
+    await stopped.drain(0);
+    await stopped.stop();
+    expect(Date.now() - stopping).toBeLessThan(8000);
   });
 });

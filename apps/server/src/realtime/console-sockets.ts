@@ -1,6 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import { createAdapter } from '@socket.io/redis-adapter';
-import { connectRedisPair } from './redis-clients.js';
+import { closeRedisClient, connectRedisPair } from './redis-clients.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DefaultEventsMap, Server, type Socket } from 'socket.io';
 import { AttachRequest, type RecordOut, SESSION_EVENTS } from '@gatehouse/contracts';
@@ -287,8 +287,11 @@ export async function attachConsoleSockets(
       deps.recordings.setRemoteTerminator(undefined);
       deps.recordings.off('ended', onEnded);
       deps.recordings.off('started', onStarted);
+      // A Redis that is away: its clients are dropped first, so the adapter's unsubscribes are never
+      // answered instead of failing unhandled, and nothing waits for Redis to come back.
+      for (const client of [redis, subscriber]) if (client && !client.isReady && client.isOpen) client.destroy();
       await io.close();
-      await Promise.all([redis?.quit(), subscriber?.quit()]);
+      if (redis && subscriber) await Promise.all([closeRedisClient(redis), closeRedisClient(subscriber)]);
     },
   };
 }

@@ -55,3 +55,20 @@ export async function connectRedisPair(
   });
   return { pub, sub };
 }
+
+/**
+ * Closes a client at shutdown without waiting on a Redis that is away: QUIT waits for Redis to
+ * come back (the server's stop would hang until its deadline), so a client not connected is
+ * destroyed, and one whose QUIT is not answered within 2 s too.
+ */
+export async function closeRedisClient(client: RedisClient): Promise<void> {
+  if (client.isReady) {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      client.quit().catch(() => undefined),
+      new Promise((resolve) => (timer = setTimeout(resolve, 2000))),
+    ]);
+    clearTimeout(timer);
+  }
+  if (client.isOpen) client.destroy();
+}
