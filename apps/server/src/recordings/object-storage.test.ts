@@ -190,6 +190,16 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recordings in object storage', 
     const tar = Buffer.from(await bundle.arrayBuffer());
     expect(tar.length).toBe(Number(bundle.headers.get('content-length')));
     expect(tar.includes(cast.subarray(0, 200))).toBe(true);
+    // Its text was indexed (from the local file or the objects) and is found from either instance.
+    const found = await eventually(
+      async () =>
+        (await (
+          await fetch(`${b.url}/api/recording/search?q=s3-live-42`, { headers: { 'authentication-token': admin } })
+        ).text()),
+      (text) => text.includes(recordingId),
+      10_000,
+    );
+    expect(found).toContain(recordingId);
   }, 30_000);
 
   it('calls a changed byte in the stored object tampered', async () => {
