@@ -44,7 +44,7 @@ const S3Env = z.object({
   GATEHOUSE_S3_REGION: text.pipe(
     z
       .string()
-      .regex(/^[a-z0-9-]{1,64}$/, 'must be a region name')
+      .regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a region name')
       .optional(),
   ),
   GATEHOUSE_S3_ACCESS_KEY_ID: text.pipe(z.string().max(256, 'is too long').optional()),
