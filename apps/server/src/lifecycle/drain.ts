@@ -61,7 +61,7 @@ export async function drain(parts: Drainable, seconds: number, hurry?: AbortSign
   const begun = Date.now();
   log.info(
     { sessions: gateway.open, tunnels: tunnels.open, drainSeconds: seconds },
-    `draining: new sessions are refused; live ones may go on for ${seconds} s`,
+    `draining: new sessions are refused; live ones may go on for ${seconds} s (a second signal ends them now)`,
   );
   if (gateway.open + tunnels.open > 0 && seconds > 0 && !hurry?.aborted) {
     gateway.tell(drainNotice(seconds));
