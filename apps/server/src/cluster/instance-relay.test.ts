@@ -58,6 +58,8 @@ describe.skipIf(skip !== undefined)(
     }, 60_000);
 
     it('a config saved on an instance that does not hold the agent reaches the agent', async () => {
+      // The relay path is not served through the balancer (the signature protects it either way).
+      expect((await fetch(`${rig.balancer.url}/api/internal/relay`)).status).toBe(404);
       const holder = await rig.holderOf(web.agentId);
       const a = rig.instances.find((i) => i.id !== holder)!;
       const saved = await rig.api<{ applied: boolean; whitelist: number[] }>(
