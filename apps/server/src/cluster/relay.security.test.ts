@@ -66,7 +66,16 @@ describe.each(DATABASES)('the relay between instances refuses whoever is not an 
   });
 
   beforeAll(async () => {
-    echo = net.createServer((socket) => socket.pipe(socket));
+    // Echoes what it reads; a connection that sends "abort" is reset (an abrupt end, as a crash).
+    echo = net.createServer((socket) => {
+      socket.on('error', () => undefined);
+      socket.on('data', (data: Buffer) => {
+        if (data.toString().includes('abort')) socket.resetAndDestroy();
+        else if (!socket.write(data)) socket.pause();
+      });
+      socket.on('drain', () => socket.resume());
+      socket.on('end', () => socket.end());
+    });
     await new Promise<void>((resolve) => echo.listen(0, '127.0.0.1', resolve));
     echoPort = (echo.address() as net.AddressInfo).port;
     const opened = await openTestDatabase(kind);
@@ -173,4 +182,39 @@ describe.each(DATABASES)('the relay between instances refuses whoever is not an 
     await config.closed;
     expect(config.texts.map((t) => JSON.parse(t) as unknown)).toEqual([{ applied: false }]);
   }, 20_000);
+
+  it('a relayed stream behaves as a local one: backpressure, half-close, and an abort is an error', async () => {
+    const holder = { instanceId: server.services.instances.id, url: server.url };
+    const stream = await server.services.hub.relay!.openStream(holder, agentId, echoPort);
+    // Nobody reads the echo: the writer is held back end to end well before 64 MiB.
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    let written = 0;
+    for (;;) {
+      if (stream.write(chunk)) {
+        written += chunk.length;
+        if (written >= 64 * 1024 * 1024) break;
+        continue;
+      }
+      written += chunk.length;
+      const drained = await Promise.race([
+        new Promise<boolean>((resolve) => stream.once('drain', () => resolve(true))),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 1500)),
+      ]);
+      if (!drained) break;
+    }
+    expect(written).toBeLessThan(64 * 1024 * 1024);
+    // Reading lets everything through; our half-close comes back as the end of the echo.
+    let read = 0;
+    stream.on('data', (data: Buffer) => (read += data.length));
+    const ended = new Promise((resolve) => stream.once('end', resolve));
+    stream.end();
+    await ended;
+    expect(read).toBe(written);
+
+    const doomed = await server.services.hub.relay!.openStream(holder, agentId, echoPort);
+    const failed = new Promise<Error>((resolve) => doomed.once('error', resolve));
+    doomed.resume();
+    doomed.write('abort');
+    expect((await failed).message).toMatch(/closed/);
+  }, 60_000);
 });
