@@ -193,9 +193,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recordings in object storage', 
     // Its text was indexed (from the local file or the objects) and is found from either instance.
     const found = await eventually(
       async () =>
-        (await (
+        await (
           await fetch(`${b.url}/api/recording/search?q=s3-live-42`, { headers: { 'authentication-token': admin } })
-        ).text()),
+        ).text(),
       (text) => text.includes(recordingId),
       10_000,
     );
