@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { eventually } from '../test/agent-process.js';
 import { type ClusterHost, type ClusterRig, clusterSkipReason, startClusterRig } from '../test/cluster-rig.js';
 import { ssh } from '../test/sshd.js';
@@ -75,6 +76,43 @@ describe.skipIf(skip !== undefined)(
         async () => fs.readFileSync(path.join(web.agent.stateDir, 'config.json'), 'utf8'),
         (text) => text.includes('4455'),
       );
+    }, 20_000);
+
+    it('a tunnel opened on the instance that does not hold the agent reaches the host', async () => {
+      const holder = await rig.holderOf(web.agentId);
+      const elsewhere = rig.instances.find((i) => i.id !== holder)!;
+      const def = await rig.api<{ definition: { id: string } }>(
+        elsewhere.url,
+        'POST',
+        '/api/tunneldefinition/generic',
+        {
+          name: 'web-a sshd',
+          host_id: web.agentId,
+          port: rig.sshd.port,
+        },
+      );
+      const me = (await rig.api<{ users: { id: string; email: string }[] }>(elsewhere.url, 'GET', '/api/user')).body
+        .users[0]!.id;
+      await rig.api(elsewhere.url, 'PUT', `/api/tunneldefinition/${def.body.definition.id}/users`, { users: [me] });
+      const ws = new WebSocket(
+        `${elsewhere.url.replace(/^http/, 'ws')}/api/tunnel/connect?definition=${def.body.definition.id}`,
+        { headers: { 'authentication-token': rig.token } },
+      );
+      let banner = '';
+      ws.on('message', (data: Buffer, binary: boolean) => {
+        if (binary) banner += data.toString();
+      });
+      await eventually(
+        async () => banner,
+        (text) => text.startsWith('SSH-2.0-'),
+      );
+      ws.close();
+      // Recorded on the instance it reached; ended once closed.
+      const rows = await eventually(
+        () => recordingsOf(web.agentId),
+        (all) => all.every((r) => r.ended_on !== null),
+      );
+      expect(rows.at(-1)?.instance_id).toBe(elsewhere.id);
     }, 20_000);
 
     it('a relayed session is watched and terminated from the instance holding the agent', async () => {
