@@ -1,5 +1,7 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import S3rver from 's3rver';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -11,6 +13,7 @@ import { sshSession } from '../test/flood-rig.js';
 const skip = clusterSkipReason();
 
 type Row = { id: string; instance_id: string | null; ended_on: Date | null; end_reason: string | null };
+type Stored = { storage: string; storage_path: string; object_key: string | null };
 
 // Issue 17 item 5: two built instances on one PostgreSQL and one Redis behind HAProxy, a real
 // agent and sshd, OpenSSH's client. Each agent holds one socket to one instance; a session on the
@@ -20,6 +23,15 @@ describe.skipIf(skip !== undefined)(
   () => {
     let rig: ClusterRig;
     let web: ClusterHost;
+    // Recordings in object storage shared by both instances: a real S3-compatible server (s3rver).
+    const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-cluster-s3-'));
+    const s3 = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      directory: s3Dir,
+      silent: true,
+      configureBuckets: [{ name: 'gatehouse-cluster', configs: [] }],
+    });
     const recordingsOf = (agentId: string) =>
       rig.query<Row>(
         'SELECT id, instance_id, ended_on, end_reason FROM recordings WHERE agent_id = $1 ORDER BY started_on',
@@ -27,12 +39,24 @@ describe.skipIf(skip !== undefined)(
       );
 
     beforeAll(async () => {
-      rig = await startClusterRig();
+      const { port: s3Port } = await s3.run();
+      rig = await startClusterRig({
+        env: {
+          GATEHOUSE_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
+          GATEHOUSE_S3_BUCKET: 'gatehouse-cluster',
+          GATEHOUSE_S3_REGION: 'us-east-1',
+          GATEHOUSE_S3_ACCESS_KEY_ID: 'S3RVER',
+          GATEHOUSE_S3_SECRET_ACCESS_KEY: 'S3RVER',
+          GATEHOUSE_S3_FORCE_PATH_STYLE: 'true',
+        },
+      });
       web = await rig.enrolHost('web-a', rig.instances[0]!.url);
     }, 60_000);
 
     afterAll(async () => {
       await rig?.stop();
+      await s3.close();
+      fs.rmSync(s3Dir, { recursive: true, force: true });
     });
 
     it('OpenSSH reaches the host whichever instance holds its agent and whichever the session lands on', async () => {
@@ -57,6 +81,35 @@ describe.skipIf(skip !== undefined)(
       expect(rows.map((r) => r.instance_id)).toEqual([b.id, a.id, a.id, expect.any(String), expect.any(String)]);
       expect(new Set(rows.slice(3).map((r) => r.instance_id))).toEqual(new Set([a.id, b.id]));
     }, 60_000);
+
+    it('a recording made on one instance is replayed from the other and through the balancer, from object storage', async () => {
+      const [first] = await recordingsOf(web.agentId);
+      const recorder = rig.instances.find((i) => i.id === first!.instance_id)!;
+      const other = rig.instances.find((i) => i.id !== first!.instance_id)!;
+      // Finished: its files are objects, and the recorder's disk keeps none of them.
+      const [stored] = await eventually(
+        () => rig.query<Stored>('SELECT storage, storage_path, object_key FROM recordings WHERE id = $1', [first!.id]),
+        (rows) => rows[0]?.storage === 's3',
+      );
+      expect(stored!.object_key).toBeTruthy();
+      expect(fs.existsSync(stored!.storage_path)).toBe(false);
+      for (const base of [other.url, rig.balancer.url]) {
+        const whole = await fetch(`${base}/api/recording/${first!.id}/cast`, {
+          headers: { 'authentication-token': rig.token },
+        });
+        expect(whole.status).toBe(200);
+        const cast = await whole.text();
+        expect(cast).toContain(`on-${recorder.name}-42`);
+        const part = await fetch(`${base}/api/recording/${first!.id}/cast`, {
+          headers: { 'authentication-token': rig.token, range: 'bytes=0-9' },
+        });
+        expect(part.status).toBe(206);
+        expect(await part.text()).toBe(cast.slice(0, 10));
+      }
+      const verify = await rig.api<{ status: string }>(other.url, 'GET', `/api/recording/${first!.id}/verify`);
+      expect(verify.status).toBe(200);
+      expect(JSON.stringify(verify.body)).toMatch(/intact/i);
+    }, 30_000);
 
     it('a config saved on an instance that does not hold the agent reaches the agent', async () => {
       // The relay path is not served through the balancer (the signature protects it either way).
