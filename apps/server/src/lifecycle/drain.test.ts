@@ -109,7 +109,13 @@ describe('graceful shutdown of the built server (SIGTERM drains, then ends sessi
       status: 200,
       body: {
         status: 'ready',
-        checks: { database: 'ok', migrations: 'ok', ssh: 'ok', redis: 'not-configured', draining: false },
+        checks: {
+          database: 'ok',
+          migrations: 'ok',
+          ssh: 'ok',
+          redis: process.env.REDIS_URL ? 'ok' : 'not-configured',
+          draining: false,
+        },
       },
     });
 

@@ -245,7 +245,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recordings in object storage', 
       (r) => r.storage === 's3',
       25_000,
     );
-    expect(fs.existsSync(ended.storagePath)).toBe(false);
+    // The row names the objects first; the local spool is removed right after.
+    await eventually(
+      async () => fs.existsSync(ended.storagePath),
+      (exists) => !exists,
+      10_000,
+    );
     expect((await objectBytes(store, `${stored.objectKey}/cast`)).toString('utf8')).toContain('down-done');
   }, 55_000);
 });
