@@ -1,12 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
 import { io as connectSocket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { eventually } from '../test/agent-process.js';
 import { type ClusterHost, type ClusterRig, clusterSkipReason, startClusterRig } from '../test/cluster-rig.js';
+import { type S3Server, startS3Server } from '../test/s3-server.js';
 import { ssh } from '../test/sshd.js';
 import { sshSession } from '../test/flood-rig.js';
 
@@ -25,13 +25,7 @@ describe.skipIf(skip !== undefined)(
     let web: ClusterHost;
     // Recordings in object storage shared by both instances: a real S3-compatible server (s3rver).
     const s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-cluster-s3-'));
-    const s3 = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      directory: s3Dir,
-      silent: true,
-      configureBuckets: [{ name: 'gatehouse-cluster', configs: [] }],
-    });
+    let s3: S3Server | undefined;
     const recordingsOf = (agentId: string) =>
       rig.query<Row>(
         'SELECT id, instance_id, ended_on, end_reason FROM recordings WHERE agent_id = $1 ORDER BY started_on',
@@ -39,23 +33,14 @@ describe.skipIf(skip !== undefined)(
       );
 
     beforeAll(async () => {
-      const { port: s3Port } = await s3.run();
-      rig = await startClusterRig({
-        env: {
-          GATEHOUSE_S3_ENDPOINT: `http://127.0.0.1:${s3Port}`,
-          GATEHOUSE_S3_BUCKET: 'gatehouse-cluster',
-          GATEHOUSE_S3_REGION: 'us-east-1',
-          GATEHOUSE_S3_ACCESS_KEY_ID: 'S3RVER',
-          GATEHOUSE_S3_SECRET_ACCESS_KEY: 'S3RVER',
-          GATEHOUSE_S3_FORCE_PATH_STYLE: 'true',
-        },
-      });
+      s3 = await startS3Server(s3Dir, { buckets: ['gatehouse-cluster'] });
+      rig = await startClusterRig({ env: s3.env() });
       web = await rig.enrolHost('web-a', rig.instances[0]!.url);
     }, 60_000);
 
     afterAll(async () => {
       await rig?.stop();
-      await s3.close();
+      await s3?.server.close();
       fs.rmSync(s3Dir, { recursive: true, force: true });
     });
 

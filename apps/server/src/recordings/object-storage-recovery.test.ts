@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import S3rver from 's3rver';
+import type S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
 import { type RunningServer, startServer } from '../server.js';
 import { eventually } from '../test/agent-process.js';
 import { type TestServer, startTestServer, testConfig } from '../test/harness.js';
+import { startS3Server } from '../test/s3-server.js';
 import { objectStorageFromEnv } from './object-store.js';
 import { VideoService, videoPathOf } from './video.service.js';
 
@@ -23,21 +24,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recovery from object segments o
   let agentId: string;
 
   beforeAll(async () => {
-    s3 = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      directory: dir,
-      silent: true,
-      configureBuckets: [{ name: BUCKET, configs: [] }],
-    });
-    const { port } = await s3.run();
-    const objectStorage = objectStorageFromEnv({
-      GATEHOUSE_S3_ENDPOINT: `http://127.0.0.1:${port}`,
-      GATEHOUSE_S3_BUCKET: BUCKET,
-      GATEHOUSE_S3_ACCESS_KEY_ID: 'S3RVER',
-      GATEHOUSE_S3_SECRET_ACCESS_KEY: 'S3RVER',
-      GATEHOUSE_S3_FORCE_PATH_STYLE: 'true',
-    });
+    const started = await startS3Server(dir, { buckets: [BUCKET] });
+    s3 = started.server;
+    const objectStorage = objectStorageFromEnv(started.env());
     const secretKey = 'cd'.repeat(32);
     a = await startTestServer('postgres', { objectStorage, secretKey });
     const [{ s: schema }] = (await a.services.database.query<{ s: string }>('SELECT current_schema() AS s')) as [
@@ -188,7 +177,12 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recovery from object segments o
     // Both instances sweep, as every instance does each hour: each row (and its objects) goes once.
     await Promise.all([a.services.retention.sweep(), b.services.retention.sweep()]);
     expect(await a.services.repositories.recordings.find(expired)).toBeUndefined();
-    expect(await keys(expired)).toHaveLength(0);
+    // A sweep the settings change started may be the one that claimed the row: its deletes may still run.
+    await eventually(
+      () => keys(expired),
+      (left) => left.length === 0,
+      10_000,
+    );
     expect((await keys(held)).map((o) => o.key.slice(o.key.lastIndexOf('/') + 1)).sort()).toEqual([
       'cast',
       'chain',

@@ -2,10 +2,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { inspect } from 'node:util';
-import S3rver from 's3rver';
+import type S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../config.js';
 import { type TestServer, startTestServer } from '../test/harness.js';
+import { startS3Server } from '../test/s3-server.js';
 import { objectStorageFromEnv } from './object-store.js';
 
 const SECRET = 'never-log-me-Zq8vR2kW9pL4xT7m';
@@ -21,14 +22,7 @@ describe('the object storage secret is never shown', () => {
   const write = process.stdout.write.bind(process.stdout);
 
   beforeAll(async () => {
-    s3 = new S3rver({
-      port: 0,
-      address: '127.0.0.1',
-      directory: dir,
-      silent: true,
-      configureBuckets: [{ name: 'gatehouse-secret', configs: [] }],
-    });
-    ({ port } = await s3.run());
+    ({ server: s3, port } = await startS3Server(dir, { buckets: ['gatehouse-secret'] }));
     // Every line the server logs, debug included.
     process.stdout.write = (chunk: string | Uint8Array, ...rest: never[]) => {
       logged += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');

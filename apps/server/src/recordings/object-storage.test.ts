@@ -2,11 +2,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
+import type S3rver from 's3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/client.js';
 import { type RunningServer, startServer } from '../server.js';
 import { eventually } from '../test/agent-process.js';
+import { startS3Server } from '../test/s3-server.js';
 import type { AgentProcess } from '../test/agent-process.js';
 import { enrolGatewayHost } from '../test/gateway-host.js';
 import { type TestServer, startTestServer, testConfig } from '../test/harness.js';
@@ -15,16 +16,8 @@ import { type ObjectStorageConfig, ObjectStore, objectStorageFromEnv } from './o
 
 const BUCKET = 'gatehouse-recordings';
 
-/** A real S3-compatible server (s3rver) on a random loopback port, over a folder. */
 async function startS3(directory: string, port = 0): Promise<{ server: S3rver; port: number }> {
-  const server = new S3rver({
-    port,
-    address: '127.0.0.1',
-    directory,
-    silent: true,
-    configureBuckets: [{ name: BUCKET, configs: [] }],
-  });
-  const { port: bound } = await server.run();
+  const { server, port: bound } = await startS3Server(directory, { buckets: [BUCKET], port });
   return { server, port: bound };
 }
 
