@@ -53,6 +53,26 @@ export const ServerToAgent = z.discriminatedUnion('t', [
 ]);
 export type ServerToAgent = z.infer<typeof ServerToAgent>;
 
+/**
+ * How a session's video capture stands, reported by the agent as it changes (issue 18):
+ * waiting (the stream is open, the desktop session does not exist yet), filming (ffmpeg records
+ * `display`), stopped (the session or stream ended; the video is uploaded), failed (the capture
+ * could not start or broke; `detail` says why) and unsupported (this OS or setup cannot film
+ * an RDP session; `detail` says why). The server applies the definition's policy for unfilmed RDP.
+ */
+export const CaptureState = z.enum(['waiting', 'filming', 'stopped', 'failed', 'unsupported']);
+export type CaptureState = z.infer<typeof CaptureState>;
+export const CaptureStatus = z.object({
+  t: z.literal('capture'),
+  recording_id: z.uuid(),
+  state: CaptureState,
+  /** The X display or Windows source filmed, once known. */
+  display: z.string().max(100).optional(),
+  /** Why it failed or is unsupported, in words an administrator can act on. */
+  detail: z.string().max(500).optional(),
+});
+export type CaptureStatus = z.infer<typeof CaptureStatus>;
+
 /** Messages from an agent to the server. */
 export const AgentToServer = z.discriminatedUnion('t', [
   z.object({ t: z.literal('hello'), hostname: z.string().max(253), os: AgentOs, version: z.string().max(50) }),
@@ -62,6 +82,7 @@ export const AgentToServer = z.discriminatedUnion('t', [
   z.object({ t: z.literal('end'), stream: z.number().int().positive() }),
   z.object({ t: z.literal('close'), stream: z.number().int().positive() }),
   z.object({ t: z.literal('ack'), stream: z.number().int().positive(), bytes: z.number().int().positive() }),
+  CaptureStatus,
 ]);
 export type AgentToServer = z.infer<typeof AgentToServer>;
 
