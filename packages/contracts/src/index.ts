@@ -5,3 +5,4 @@ export * from './routes/index.js';
 export * from './openapi.js';
 export * from './agent-protocol.js';
 export * from './socket-events.js';
+export * from './routes/desktop.js';

@@ -1,0 +1,87 @@
+import { z } from 'zod';
+
+/**
+ * The browser desktop (issue 18): an rdp definition opened in the console. The gateway runs the
+ * RDP client (FreeRDP in a virtual X display), records what it shows, and serves it to the
+ * browser as RFB (VNC) over a WebSocket. These are the WebSocket's text messages; after `ready`
+ * every binary frame is RFB.
+ */
+
+/** Where the browser opens a desktop: `?definition=<rdp tunnel definition id>`. */
+export const DESKTOP_CONNECT_PATH = '/api/desktop/connect';
+/** Where a watcher follows a live desktop, view only: `?recording=<recording id>`. */
+export const DESKTOP_WATCH_PATH = '/api/desktop/watch';
+
+/** Desktop sizes the gateway accepts (pixels). */
+export const DESKTOP_LIMITS = { minWidth: 320, maxWidth: 3840, minHeight: 240, maxHeight: 2160 } as const;
+
+/** The WebSocket close codes of a desktop, and what they mean to the user. */
+export const DESKTOP_CLOSE = {
+  /** The RDP session ended (the user logged off). */
+  ENDED: 1000,
+  /** The server is stopping. */
+  SERVER_STOPPING: 1001,
+  /** An administrator terminated the session; the reason says who and why. */
+  TERMINATED: 4001,
+  /** The user's rights were withdrawn (signed out, no longer admitted). */
+  REVOKED: 4003,
+  /** The first message was missing, late or malformed. */
+  BAD_INPUT: 4400,
+  /** Sign in first: the token is missing, expired or not a session token. */
+  SIGN_IN: 4401,
+  /** Not admitted to this definition, or not allowed to watch this session. */
+  FORBIDDEN: 4403,
+  /** No such definition, or no live desktop with that recording id on this server. */
+  NOT_FOUND: 4404,
+  /** The host could not be reached, or the RDP login failed. */
+  UNREACHABLE: 4502,
+  /** Browser desktops are not available on this server (programs missing, or its limit reached). */
+  UNAVAILABLE: 4503,
+} as const;
+
+/** A field of the hello that goes to FreeRDP line by line: one line, no control characters. */
+const Line = (name: string, max: number) =>
+  z
+    .string({ error: `${name} must be text` })
+    .max(max, `${name} is at most ${max} characters`)
+    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), `${name} cannot hold line breaks or control characters`);
+
+/** The browser's first message on the connect socket (a text frame). */
+export const DesktopHello = z
+  .object({
+    token: z.string({ error: 'Sign in first: send your session token' }).min(1).max(512),
+    username: Line('username', 256).refine((v) => v.length > 0, 'Enter the username for the remote desktop'),
+    password: Line('password', 512),
+    domain: Line('domain', 256).optional(),
+    width: z
+      .number({ error: 'width must be a number' })
+      .int('width must be a whole number')
+      .min(DESKTOP_LIMITS.minWidth, `width must be from ${DESKTOP_LIMITS.minWidth} to ${DESKTOP_LIMITS.maxWidth}`)
+      .max(DESKTOP_LIMITS.maxWidth, `width must be from ${DESKTOP_LIMITS.minWidth} to ${DESKTOP_LIMITS.maxWidth}`),
+    height: z
+      .number({ error: 'height must be a number' })
+      .int('height must be a whole number')
+      .min(DESKTOP_LIMITS.minHeight, `height must be from ${DESKTOP_LIMITS.minHeight} to ${DESKTOP_LIMITS.maxHeight}`)
+      .max(DESKTOP_LIMITS.maxHeight, `height must be from ${DESKTOP_LIMITS.minHeight} to ${DESKTOP_LIMITS.maxHeight}`),
+  });
+export type DesktopHello = z.infer<typeof DesktopHello>;
+
+/** A watcher's first message on the watch socket (a text frame). */
+export const DesktopWatchHello = z.object({
+  token: z.string({ error: 'Sign in first: send your session token' }).min(1).max(512),
+});
+export type DesktopWatchHello = z.infer<typeof DesktopWatchHello>;
+
+/** The server's answer once the desktop is up; binary RFB frames follow. */
+export const DesktopReady = z.object({
+  ready: z.literal(true),
+  /** The recording of the session (connect only). */
+  recording_id: z.string().optional(),
+  width: z.number().int(),
+  height: z.number().int(),
+});
+export type DesktopReady = z.infer<typeof DesktopReady>;
+
+/** What the server sends instead of `ready` when the desktop cannot be opened, before it closes. */
+export const DesktopError = z.object({ error: z.string() });
+export type DesktopError = z.infer<typeof DesktopError>;
