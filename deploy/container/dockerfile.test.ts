@@ -99,6 +99,15 @@ describe('deploy/container/Dockerfile', () => {
     ).not.toMatch(/npm (ci|install)/);
   });
 
+  it('carries the programs of browser RDP desktops in the runtime, without recommends or apt lists', () => {
+    const runs = instructions(runtime, 'RUN')
+      .map((i) => i.getArgumentsContent() ?? '')
+      .join('\n');
+    const install = /apt-get install -y --no-install-recommends ([^&\n]+)/.exec(runs)?.[1]?.trim().split(/\s+/) ?? [];
+    for (const program of ['xvfb', 'freerdp2-x11', 'x11vnc', 'xauth', 'ffmpeg']) expect(install).toContain(program);
+    expect(runs).toMatch(/rm -rf \/var\/lib\/apt\/lists/);
+  });
+
   it('runs as a numeric user that is not root', () => {
     const users = instructions(runtime, 'USER').map((u) => args(u)[0] ?? '');
     expect(users).toHaveLength(1);
