@@ -10,12 +10,13 @@ import {
   ServerToAgent,
 } from '@gatehouse/contracts';
 import { type MuxLink, type MuxStream, decodeData, encodeData } from '@gatehouse/tunnel';
+import type net from 'node:net';
 import WebSocket from 'ws';
 import type { Log } from './log.js';
 import { backoffDelay, floodDelay } from './backoff.js';
 import { openLocal } from './relay.js';
 import type { Identity, StateDir } from './state.js';
-import { type CaptureOptions, VideoCapture } from './video-capture.js';
+import { type CaptureOptions, type LocalPorts, RdpCapture } from './video-capture.js';
 
 /** The server no longer knows this agent's credential: it was deleted in the console. */
 export class CredentialRevoked extends Error {}
@@ -31,7 +32,9 @@ interface Ending {
 export class AgentConnection {
   private whitelist: readonly number[] = [];
   private readonly streams = new Map<number, MuxStream>();
-  private readonly captures = new Set<VideoCapture>();
+  private readonly captures = new Set<RdpCapture>();
+  /** Each open stream's local socket ends, so a capture can find the xrdp session it became. */
+  private readonly locals = new Map<number, LocalPorts>();
   private attempt = 0;
   private stopped = false;
 
@@ -107,7 +110,9 @@ export class AgentConnection {
         // No ping from the server for three intervals: the link is dead even if TCP says otherwise.
         watchdog = setTimeout(() => ws.terminate(), AGENT_PING_MS * 3);
       };
-      const send = (message: AgentToServer) => ws.send(JSON.stringify(message));
+      const send = (message: AgentToServer) => {
+        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
+      };
       const link: MuxLink = {
         sendData: (stream, data) => ws.send(encodeData(stream, data)),
         sendAck: (stream, bytes) => send({ t: 'ack', stream, bytes }),
@@ -152,17 +157,25 @@ export class AgentConnection {
     });
   }
 
-  /** Captures the desktop while an rdp stream lives; the stream works the same without video. */
-  private record(message: RecordVideo): void {
+  /**
+   * Films the rdp stream's desktop session while it lives (its own xrdp session on Linux, or the
+   * explicit --capture-source); the stream works the same without video. How the capture stands
+   * goes to the server as CaptureStatus messages.
+   */
+  private record(message: RecordVideo, send: (m: AgentToServer) => void): void {
     const mux = this.streams.get(message.stream);
-    if (!mux || mux.destroyed) return;
-    const capture = VideoCapture.start({
+    if (!mux || mux.destroyed) {
+      send({ t: 'capture', recording_id: message.recording_id, state: 'stopped', detail: 'the stream had closed' });
+      return;
+    }
+    const capture = RdpCapture.start({
       record: message,
       identity: this.identity,
       options: this.capture,
       log: this.log,
+      send,
+      local: this.locals.get(message.stream),
     });
-    if (!capture) return;
     this.captures.add(capture);
     mux.once('close', () => void capture.stop().finally(() => this.captures.delete(capture)));
   }
@@ -187,13 +200,20 @@ export class AgentConnection {
         break;
       case 'open': {
         const { stream, port } = parsed;
-        void openLocal(stream, port, this.whitelist, link, this.log, (mux) => this.streams.set(stream, mux)).then(
-          (reason) => send(reason ? { t: 'refused', stream, reason } : { t: 'opened', stream }),
+        const opened = (mux: MuxStream, socket: net.Socket) => {
+          this.streams.set(stream, mux);
+          if (socket.localPort !== undefined && socket.remotePort !== undefined) {
+            this.locals.set(stream, { localPort: socket.localPort, remotePort: socket.remotePort });
+          }
+          mux.once('close', () => this.locals.delete(stream));
+        };
+        void openLocal(stream, port, this.whitelist, link, this.log, opened).then((reason) =>
+          send(reason ? { t: 'refused', stream, reason } : { t: 'opened', stream }),
         );
         break;
       }
       case 'record':
-        this.record(parsed);
+        this.record(parsed, send);
         break;
       case 'end':
         this.streams.get(parsed.stream)?.peerEnded();

@@ -21,8 +21,11 @@ export const USAGE = `Usage: gatehouse-agent --server URL [--key REGISTRATION_KE
   --state-dir DIR     where the agent keeps its identity and applied config         (GATEHOUSE_AGENT_STATE_DIR)
                       default: ~/.gatehouse-agent
   --hostname NAME     name to report instead of this machine's hostname            (GATEHOUSE_AGENT_HOSTNAME)
-  --capture-source S  screen that RDP session video captures: an X display on Linux (GATEHOUSE_CAPTURE_SOURCE)
-                      (default $DISPLAY, else :0), gdigrab's source on Windows (default desktop)
+  --capture-source S  film this screen for every RDP stream instead: an X display on  (GATEHOUSE_CAPTURE_SOURCE)
+                      Linux (a plain X desktop such as :0 shared by freerdp-shadow), gdigrab's
+                      source on Windows. Default: on Linux each stream's own xrdp session
+                      (needs root), on Windows the desktop (not from a service)
+  --capture-wait SEC  how long to wait for a stream's xrdp session display (default 120) (GATEHOUSE_CAPTURE_WAIT)
   --ffmpeg PATH       the ffmpeg that captures RDP session video (default ffmpeg)   (GATEHOUSE_FFMPEG)
   --enrol-only        enrol with the key if not enrolled yet, then exit (the install script runs this once)
   --version           print the agent's version`;
@@ -42,13 +45,18 @@ export function readOptions(
       enrolOnly = true;
       continue;
     }
-    const match = /^--(server|key|state-dir|hostname|capture-source|capture-display|ffmpeg)(?:=(.*))?$/.exec(arg);
+    const match =
+      /^--(server|key|state-dir|hostname|capture-source|capture-display|capture-wait|ffmpeg)(?:=(.*))?$/.exec(arg);
     if (!match?.[1]) return { error: `Unknown argument ${arg}` };
     const value = match[2] ?? argv[(i += 1)];
     if (value === undefined || value === '') return { error: `--${match[1]} needs a value` };
     // --capture-display reads better on Linux; both name the same option.
     flags.set(match[1] === 'capture-display' ? 'capture-source' : match[1], value);
   }
+  const wait = flags.get('capture-wait') ?? (env.GATEHOUSE_CAPTURE_WAIT || undefined);
+  const waitSeconds = wait === undefined ? undefined : Number(wait);
+  if (waitSeconds !== undefined && !(Number.isInteger(waitSeconds) && waitSeconds >= 1 && waitSeconds <= 3600))
+    return { error: `--capture-wait must be whole seconds from 1 to 3600, not ${wait}` };
   const server = flags.get('server') ?? env.GATEHOUSE_SERVER;
   if (!server) return { error: 'Say which server to join: --server URL (or GATEHOUSE_SERVER).' };
   if (!/^https?:\/\/[^\s/]+/.test(server))
@@ -63,6 +71,7 @@ export function readOptions(
     capture: {
       source: flags.get('capture-source') ?? (env.GATEHOUSE_CAPTURE_SOURCE || undefined),
       ffmpeg: flags.get('ffmpeg') ?? (env.GATEHOUSE_FFMPEG || 'ffmpeg'),
+      ...(waitSeconds === undefined ? {} : { waitMs: waitSeconds * 1000 }),
     },
     enrolOnly,
   };

@@ -12,7 +12,7 @@ export function openLocal(
   whitelist: readonly number[],
   link: MuxLink,
   log: Log,
-  onOpen: (mux: MuxStream) => void,
+  onOpen: (mux: MuxStream, socket: net.Socket) => void,
 ): Promise<string | undefined> {
   if (!whitelist.includes(port)) {
     log.warn(`refused stream ${stream}: port ${port} is not whitelisted`);
@@ -29,7 +29,7 @@ export function openLocal(
     socket.once('connect', () => {
       socket.off('error', failed);
       const mux = new MuxStream(stream, link);
-      onOpen(mux);
+      onOpen(mux, socket);
       // pipe() gives backpressure both ways and carries half-closes: the local service's FIN
       // ends the tunnel's writable side, and the far side's end ends the socket's.
       socket.pipe(mux).pipe(socket);
