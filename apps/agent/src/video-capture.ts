@@ -198,7 +198,8 @@ export class RdpCapture {
   }
 
   private unsupported(detail: string): void {
-    this.input.log.warn(`video of recording ${this.recordingId}: not filmed: ${detail}`);
+    // An unfilmed session is what an administrator must see at the default level (ERROR).
+    this.input.log.error(`video of recording ${this.recordingId}: not filmed: ${detail}`);
     this.report({ state: 'unsupported', detail });
   }
 
