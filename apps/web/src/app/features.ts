@@ -1,6 +1,7 @@
 import { accountFeature } from '../features/account/feature';
 import { authFeature } from '../features/auth/feature';
 import { dashboardFeature } from '../features/dashboard/feature';
+import { desktopFeature } from '../features/desktop/feature';
 import { errorPagesFeature } from '../features/error-pages/feature';
 import { groupsFeature } from '../features/groups/feature';
 import { hostsFeature } from '../features/hosts/feature';
@@ -25,6 +26,7 @@ export const FEATURES: readonly Feature[] = [
   hostsFeature,
   rolesFeature,
   tunnelsFeature,
+  desktopFeature,
   usersFeature,
   registrationKeysFeature,
   settingsFeature,

@@ -8,6 +8,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
 import { LegalHoldChip } from './legal-hold-chip';
+import { NotFilmedChip } from './not-filmed';
 import type { SessionRow } from '../derive';
 import { isLive, sessionType } from '../derive';
 import {
@@ -23,9 +24,13 @@ import {
 /** What a row's buttons ask the page to do. */
 export type SessionAction = 'details' | 'watch' | 'replay';
 
-/** True when the session can be watched as it happens: live SSH (spec: Watch live). */
+/**
+ * True when the session can be watched as it happens (spec: Watch live): live SSH, and live RDP,
+ * watched as a gateway desktop (features/desktop; the server says so if it is not one).
+ */
 export function canWatch(row: SessionRow): boolean {
-  return isLive(row) && sessionType(row) === 'ssh';
+  const type = sessionType(row);
+  return isLive(row) && (type === 'ssh' || type === 'rdp');
 }
 
 /** True when there is something to play: an SSH session's terminal, or an RDP session's video. */
@@ -52,6 +57,7 @@ export function useSessionColumns(
           <>
             <StatusChip live={isLive(row)} />
             <LegalHoldChip hold={row.legal_hold} />
+            <NotFilmedChip row={row} />
           </>
         ),
       },

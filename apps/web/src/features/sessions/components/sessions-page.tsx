@@ -15,9 +15,11 @@ import { useDebouncedValue } from '../../../components/use-debounced-value';
 import { useErrorText } from '../../../components/use-error-text';
 import { hasPermission } from '../../../lib/permissions';
 import { useSession } from '../../../lib/use-session';
+import { watchDesktopPath } from '../../desktop/feature';
 import type { SessionSort } from '../api/list-sessions';
 import { useSessionList } from '../api/list-sessions';
 import type { SessionRow } from '../derive';
+import { sessionType } from '../derive';
 import { playerPath } from '../player-path';
 import type { SessionAction } from './session-columns';
 import { SessionDetailDrawer } from './session-detail-drawer';
@@ -76,7 +78,11 @@ export function SessionsPage() {
     },
     [change],
   );
-  const open = useCallback((row: SessionRow, live: boolean) => void navigate(playerPath(row.id, live)), [navigate]);
+  const open = useCallback(
+    (row: SessionRow, live: boolean) =>
+      void navigate(live && sessionType(row) === 'rdp' ? watchDesktopPath(row.id) : playerPath(row.id, live)),
+    [navigate],
+  );
   const onAction = useCallback(
     (action: SessionAction, row: SessionRow) => {
       if (action === 'details') setSelected(row);

@@ -1,4 +1,5 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
+import DesktopWindowsOutlined from '@mui/icons-material/DesktopWindowsOutlined';
 import DnsOutlined from '@mui/icons-material/DnsOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import KeyOutlined from '@mui/icons-material/KeyOutlined';
@@ -8,6 +9,7 @@ import { GridActionsCellItem } from '@mui/x-data-grid';
 import type { ReactElement } from 'react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { desktopPath } from '../../desktop/feature';
 import type { TunnelItem, TunnelType } from '../api/list-tunnels';
 
 /** What a row's buttons do. */
@@ -77,7 +79,7 @@ export function useTunnelColumns(
       field: 'actions',
       type: 'actions',
       headerName: t('common.actions'),
-      width: canModify ? 200 : 90,
+      width: canModify ? 240 : 120,
       align: 'left',
       headerAlign: 'left',
       getActions: ({ row }) => {
@@ -87,6 +89,20 @@ export function useTunnelColumns(
         const name = { name: row.name };
         // The actions every row has come first, so they line up; the type-specific one follows.
         return [
+          // An rdp definition's desktop opens in the browser (features/desktop; the console's routes
+          // are in the hash); the server admits the user or says why not.
+          ...(row.type === 'rdp'
+            ? [
+                <GridActionsCellItem
+                  key="desktop"
+                  icon={<DesktopWindowsOutlined />}
+                  label={t('desktop.openAction', name)}
+                  onClick={() => {
+                    window.location.hash = desktopPath(row.id);
+                  }}
+                />,
+              ]
+            : []),
           ...(canModify
             ? [
                 item('edit', <EditOutlined />, t('tunnels.actions.edit', name)),

@@ -1,0 +1,96 @@
+import SendOutlined from '@mui/icons-material/SendOutlined';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { CopyButton } from '../../../components/copy-button';
+
+/** Props of the clipboard dialog. */
+export interface ClipboardDialogProps {
+  open: boolean;
+  /** What the desktop copied last, or null. */
+  received: string | null;
+  onSend: (text: string) => void;
+  onClose: () => void;
+}
+
+/**
+ * The clipboard between this computer and the desktop: text typed or pasted here becomes the
+ * desktop's clipboard (paste it there with Ctrl+V); what the desktop copies shows here to copy.
+ */
+export function ClipboardDialog({ open, received, onSend, onClose }: ClipboardDialogProps) {
+  const { t } = useTranslation();
+  const titleId = useId();
+  const [text, setText] = useState('');
+  const send = () => {
+    onSend(text);
+    setText('');
+    onClose();
+  };
+  return (
+    <Dialog open={open} onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
+      <DialogTitle id={titleId}>{t('desktop.clipboard.title')}</DialogTitle>
+      <DialogContent>
+        <TextField
+          label={t('desktop.clipboard.sendLabel')}
+          helperText={t('desktop.clipboard.sendHelp')}
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          multiline
+          minRows={3}
+          maxRows={8}
+          fullWidth
+          autoFocus
+          margin="dense"
+        />
+        <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 1 }}>
+          <Button variant="contained" startIcon={<SendOutlined />} disabled={text === ''} onClick={send}>
+            {t('desktop.clipboard.send')}
+          </Button>
+        </Box>
+        <Typography variant="subtitle2" component="h2" sx={{ mt: 3, mb: 1 }}>
+          {t('desktop.clipboard.received')}
+        </Typography>
+        {received ? (
+          <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start', flexWrap: 'wrap' }}>
+            <Box
+              component="pre"
+              aria-label={t('desktop.clipboard.received')}
+              sx={{
+                flex: 1,
+                minWidth: 200,
+                m: 0,
+                p: 1,
+                maxHeight: 200,
+                overflow: 'auto',
+                whiteSpace: 'pre-wrap',
+                wordBreak: 'break-word',
+                fontFamily: 'monospace',
+                fontSize: '0.85rem',
+                bgcolor: 'action.hover',
+                borderRadius: 1,
+                unicodeBidi: 'plaintext',
+              }}
+            >
+              {received}
+            </Box>
+            <CopyButton text={received} />
+          </Box>
+        ) : (
+          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+            {t('desktop.clipboard.nothing')}
+          </Typography>
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('common.close')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
