@@ -18,6 +18,7 @@ import { HttpsListener } from './modules/tls/https-listener.js';
 import { attachConsoleSockets, permissionRoom } from './realtime/console-sockets.js';
 import { REVOKED_ACTION } from './realtime/live-rights.js';
 import { attachTunnelEndpoint } from './realtime/tunnel-endpoint.js';
+import { attachDesktopEndpoint } from './desktop/desktop-endpoint.js';
 import { followInstances } from './cluster/take-over.js';
 import { attachRelayEndpoint, defaultAdvertiseUrl } from './cluster/relay-endpoint.js';
 import { type DrainOutcome, drain } from './lifecycle/drain.js';
@@ -208,6 +209,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       .catch((err: unknown) => services.log.warn({ err }, 'agent audit entry not written'));
   });
   const tunnels = attachTunnelEndpoint(app.server, services, services.log);
+  // Browser desktops (issue 18): drained and ended with the tunnels.
+  const desktops = attachDesktopEndpoint(app.server, services, services.log.child({ component: 'desktop' }));
+  const relayed = {
+    get open() {
+      return tunnels.open + desktops.open;
+    },
+    stopTaking() {
+      tunnels.stopTaking();
+      desktops.stopTaking();
+    },
+    async endAll(reason: string) {
+      await Promise.all([tunnels.endAll(reason), desktops.endAll(reason)]);
+    },
+  };
   const sockets = await attachConsoleSockets(app.server, {
     auth: services.auth,
     hub: services.hub,
@@ -314,7 +329,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     https,
     drain: (seconds, hurry) =>
       drain(
-        { readiness: services.readiness, gateway, tunnels, agents: services.hub, log: services.log },
+        { readiness: services.readiness, gateway, tunnels: relayed, agents: services.hub, log: services.log },
         seconds,
         hurry,
       ),
@@ -327,8 +342,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       takeOver.stop();
       await gateway.close();
       httpReport.close();
-      await tunnels.endAll('the Gatehouse server is stopping');
+      await relayed.endAll('the Gatehouse server is stopping');
       tunnels.detach();
+      desktops.detach();
       detachRelay();
       services.recordings.close();
       services.textIndexer.close();

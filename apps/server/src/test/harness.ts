@@ -5,7 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { type Database, openDatabase } from '../db/client.js';
-import { type RunningServer, startServer } from '../server.js';
+import { type RunningServer, type StartOptions, startServer } from '../server.js';
 
 /** The databases every server test runs on: PGlite always, PostgreSQL when TEST_DATABASE_URL is set. */
 export const DATABASES: readonly ('pglite' | 'postgres')[] = process.env.TEST_DATABASE_URL
@@ -97,10 +97,12 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(
   kind: 'pglite' | 'postgres',
   overrides: Partial<Config> = {},
+  /** More start options, such as logOut to read the server's log lines. */
+  start: Omit<StartOptions, 'database'> = {},
 ): Promise<TestServer> {
   const { database, drop } = await openTestDatabase(kind);
   const config = testConfig(overrides);
-  const server = await startServer(config, { database });
+  const server = await startServer(config, { ...start, database });
   const call: TestServer['call'] = async (method, path, options = {}) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.token) headers['authentication-token'] = options.token;

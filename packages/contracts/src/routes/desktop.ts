@@ -44,26 +44,26 @@ const Line = (name: string, max: number) =>
   z
     .string({ error: `${name} must be text` })
     .max(max, `${name} is at most ${max} characters`)
+    // eslint-disable-next-line no-control-regex
     .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), `${name} cannot hold line breaks or control characters`);
 
 /** The browser's first message on the connect socket (a text frame). */
-export const DesktopHello = z
-  .object({
-    token: z.string({ error: 'Sign in first: send your session token' }).min(1).max(512),
-    username: Line('username', 256).refine((v) => v.length > 0, 'Enter the username for the remote desktop'),
-    password: Line('password', 512),
-    domain: Line('domain', 256).optional(),
-    width: z
-      .number({ error: 'width must be a number' })
-      .int('width must be a whole number')
-      .min(DESKTOP_LIMITS.minWidth, `width must be from ${DESKTOP_LIMITS.minWidth} to ${DESKTOP_LIMITS.maxWidth}`)
-      .max(DESKTOP_LIMITS.maxWidth, `width must be from ${DESKTOP_LIMITS.minWidth} to ${DESKTOP_LIMITS.maxWidth}`),
-    height: z
-      .number({ error: 'height must be a number' })
-      .int('height must be a whole number')
-      .min(DESKTOP_LIMITS.minHeight, `height must be from ${DESKTOP_LIMITS.minHeight} to ${DESKTOP_LIMITS.maxHeight}`)
-      .max(DESKTOP_LIMITS.maxHeight, `height must be from ${DESKTOP_LIMITS.minHeight} to ${DESKTOP_LIMITS.maxHeight}`),
-  });
+export const DesktopHello = z.object({
+  token: z.string({ error: 'Sign in first: send your session token' }).min(1).max(512),
+  username: Line('username', 256).refine((v) => v.length > 0, 'Enter the username for the remote desktop'),
+  password: Line('password', 512),
+  domain: Line('domain', 256).optional(),
+  width: z
+    .number({ error: 'width must be a number' })
+    .int('width must be a whole number')
+    .min(DESKTOP_LIMITS.minWidth, `width must be from ${DESKTOP_LIMITS.minWidth} to ${DESKTOP_LIMITS.maxWidth}`)
+    .max(DESKTOP_LIMITS.maxWidth, `width must be from ${DESKTOP_LIMITS.minWidth} to ${DESKTOP_LIMITS.maxWidth}`),
+  height: z
+    .number({ error: 'height must be a number' })
+    .int('height must be a whole number')
+    .min(DESKTOP_LIMITS.minHeight, `height must be from ${DESKTOP_LIMITS.minHeight} to ${DESKTOP_LIMITS.maxHeight}`)
+    .max(DESKTOP_LIMITS.maxHeight, `height must be from ${DESKTOP_LIMITS.minHeight} to ${DESKTOP_LIMITS.maxHeight}`),
+});
 export type DesktopHello = z.infer<typeof DesktopHello>;
 
 /** A watcher's first message on the watch socket (a text frame). */

@@ -1,0 +1,558 @@
+import type { IncomingMessage, Server } from 'node:http';
+import type net from 'node:net';
+import type { Duplex } from 'node:stream';
+import {
+  DESKTOP_CLOSE,
+  DESKTOP_CONNECT_PATH,
+  DESKTOP_WATCH_PATH,
+  DesktopHello,
+  DesktopWatchHello,
+  type HostConfig,
+  defaultHostConfig,
+} from '@gatehouse/contracts';
+import type { FastifyBaseLogger } from 'fastify';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { markAuthenticated } from '../http/connection-limits.js';
+import { HttpError } from '../http/errors.js';
+import { detach } from '../lib/detach.js';
+import type { Principal } from '../modules/auth/principal.js';
+import { type LiveHolder, REVOKED_ACTION } from '../realtime/live-rights.js';
+import type { LiveRecording } from '../recordings/recordings.service.js';
+import type { Services } from '../services.js';
+import {
+  type DesktopEnd,
+  type DesktopPrograms,
+  DesktopSession,
+  DesktopUnavailable,
+  DesktopUnreachable,
+  desktopSupportProblem,
+} from './desktop-session.js';
+import { DesktopVideo } from './desktop-video.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** GATEHOUSE_DESKTOP_MAX when unset: desktops one instance runs at once. */
+export const DEFAULT_DESKTOP_MAX = 25;
+/** How long the browser may take to send its first message. */
+export const HELLO_DEADLINE_MS = 10_000;
+/** Largest WebSocket message taken (RFB input and clipboard; the hello is far smaller). */
+export const DESKTOP_MAX_MESSAGE_BYTES = 1024 * 1024;
+/** Largest first message (the hello). */
+const MAX_HELLO_BYTES = 8 * 1024;
+/** Above this much unsent to a browser, reading from the desktop pauses (backpressure). */
+const HIGH_WATER_BYTES = 4 * 1024 * 1024;
+
+/** What a desktop opened while the instance drains is answered. */
+export const DESKTOP_DRAINING =
+  'This Gatehouse instance is shutting down and opens no new desktops: open it again in a few seconds.';
+
+/** A WebSocket close reason: at most 120 bytes of UTF-8, cut at a character. */
+export function closeReason(text: string): string {
+  let reason = text;
+  while (Buffer.byteLength(reason) > 120) reason = reason.slice(0, -1);
+  return reason;
+}
+
+/** GATEHOUSE_DESKTOP_MAX as a number (default 25; 0 turns browser desktops off). */
+export function desktopMax(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.GATEHOUSE_DESKTOP_MAX;
+  if (raw === undefined || raw === '') return DEFAULT_DESKTOP_MAX;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new Error('GATEHOUSE_DESKTOP_MAX must be a whole number, 0 or more');
+  return n;
+}
+
+/** The desktop endpoint attached to a server, and how the server's shutdown drains it. */
+export interface DesktopEndpoint {
+  /** Desktops open now. */
+  readonly open: number;
+  /** Draining: new desktops are refused; open ones go on. */
+  stopTaking(): void;
+  /** Ends every desktop (close 1001 with `reason`) and waits for their recordings to be finished. */
+  endAll(reason: string): Promise<void>;
+  /** Stops handling upgrades. */
+  detach(): void;
+}
+
+export interface DesktopEndpointOptions {
+  /** Desktops at once on this instance (default GATEHOUSE_DESKTOP_MAX, else 25). */
+  max?: number;
+  programs?: DesktopPrograms;
+}
+
+/** One live desktop: its session, its recording and its watchers. */
+interface LiveDesktop {
+  desktop: DesktopSession;
+  recording: LiveRecording;
+  watchers: Set<WebSocket>;
+  end(code: number, reason: string, recordingReason: string, by?: string): Promise<void>;
+}
+
+/** Sends `{error}` then closes with `code`. */
+function fail(ws: WebSocket, code: number, message: string): void {
+  if (ws.readyState !== ws.OPEN) return;
+  ws.send(JSON.stringify({ error: message }));
+  ws.close(code, closeReason(message));
+}
+
+/** The first message: a text frame within the deadline, parsed as JSON; undefined after fail(). */
+function firstMessage(ws: WebSocket): Promise<unknown> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      fail(ws, DESKTOP_CLOSE.BAD_INPUT, 'Send the sign-in message first, within 10 seconds.');
+      resolve(undefined);
+    }, HELLO_DEADLINE_MS);
+    ws.once('close', () => {
+      clearTimeout(timer);
+      resolve(undefined);
+    });
+    ws.once('message', (data: Buffer, isBinary: boolean) => {
+      clearTimeout(timer);
+      if (isBinary || data.length > MAX_HELLO_BYTES) {
+        fail(ws, DESKTOP_CLOSE.BAD_INPUT, 'The first message must be a short JSON text message.');
+        return resolve(undefined);
+      }
+      try {
+        resolve(JSON.parse(data.toString('utf8')));
+      } catch {
+        fail(ws, DESKTOP_CLOSE.BAD_INPUT, 'The first message must be JSON.');
+        resolve(undefined);
+      }
+    });
+  });
+}
+
+/**
+ * Pipes RFB between a WebSocket (binary frames) and a desktop's RFB socket, with backpressure
+ * both ways. Text frames after the hello are ignored. Closing either side ends the other.
+ */
+function bridge(ws: WebSocket, socket: net.Socket, onEnd: () => void): void {
+  socket.on('data', (chunk: Buffer) => {
+    if (ws.readyState !== ws.OPEN) return;
+    ws.send(chunk, { binary: true });
+    if (ws.bufferedAmount > HIGH_WATER_BYTES) {
+      socket.pause();
+      const resume = setInterval(() => {
+        if (ws.readyState !== ws.OPEN || ws.bufferedAmount < HIGH_WATER_BYTES / 2) {
+          clearInterval(resume);
+          socket.resume();
+        }
+      }, 20);
+    }
+  });
+  ws.on('message', (data: Buffer, isBinary: boolean) => {
+    if (!isBinary || socket.destroyed) return;
+    if (!socket.write(data)) {
+      ws.pause();
+      socket.once('drain', () => ws.resume());
+    }
+  });
+  socket.on('error', () => undefined);
+  socket.once('close', onEnd);
+  ws.once('close', () => socket.destroy());
+}
+
+/**
+ * Browser desktops (issue 18): `/api/desktop/connect` opens an rdp definition as a desktop run by
+ * the gateway (desktop-session.ts), recorded as video while it happens; `/api/desktop/watch`
+ * follows a live one view-only. Every access decision goes through the access policy; the
+ * credentials of the remote desktop go to FreeRDP's stdin and nowhere else (never logged).
+ */
+export function attachDesktopEndpoint(
+  server: Server,
+  s: Services,
+  log: FastifyBaseLogger,
+  options: DesktopEndpointOptions = {},
+): DesktopEndpoint {
+  const max = options.max ?? desktopMax();
+  const wss = new WebSocketServer({ noServer: true, maxPayload: DESKTOP_MAX_MESSAGE_BYTES });
+  let draining = false;
+  /** Live desktops by recording id. */
+  const live = new Map<string, LiveDesktop>();
+  /** Desktops being opened (counted against the limit) and their shutdown hooks. */
+  let starting = 0;
+  const ending = new Set<Promise<unknown>>();
+
+  const audit = (entry: {
+    who: { userId: string | null; email: string | null };
+    action: string;
+    target: string;
+    outcome: 'success' | 'failure' | 'denied';
+    source: string | null;
+    detail: Record<string, unknown>;
+  }) =>
+    s.repositories.audit
+      .append({
+        actorId: entry.who.userId,
+        actor: entry.who.email,
+        action: entry.action,
+        target: entry.target,
+        outcome: entry.outcome,
+        source: entry.source,
+        detail: entry.detail,
+      })
+      .catch((err: unknown) => log.warn({ err }, 'desktop audit entry not written'));
+
+  const connect = async (ws: WebSocket, url: URL, source: string | null, vouch: () => void) => {
+    const definitionId = url.searchParams.get('definition') ?? '';
+    if (!UUID.test(definitionId))
+      return fail(ws, DESKTOP_CLOSE.BAD_INPUT, 'Name the rdp definition by id: ?definition=<id>.');
+    const hello = await firstMessage(ws);
+    if (hello === undefined) return;
+    const parsed = DesktopHello.safeParse(hello);
+    if (!parsed.success) return fail(ws, DESKTOP_CLOSE.BAD_INPUT, parsed.error.issues[0]?.message ?? 'Bad message.');
+    const { token, username, password, domain, width, height } = parsed.data;
+    // Session tokens only: a one-shot authorization answers one HTTP call and opens no desktop.
+    const signedIn = await s.auth.authenticateConnection(token);
+    if ('refused' in signedIn) return fail(ws, DESKTOP_CLOSE.SIGN_IN, signedIn.refused);
+    vouch();
+    const { principal } = signedIn;
+    const who = { userId: principal.userId, email: principal.email };
+    const definition = await s.repositories.tunnels.find(definitionId);
+    if (!definition || definition.type !== 'rdp')
+      return fail(ws, DESKTOP_CLOSE.NOT_FOUND, 'There is no rdp tunnel definition with that id.');
+    if (!(await s.policy.admit(principal, definition, 'rdp', { source })))
+      return fail(ws, DESKTOP_CLOSE.FORBIDDEN, `You are not admitted to ${definition.name}.`);
+    const refused = (why: string, code: number) => {
+      void audit({
+        who,
+        action: 'desktop.refused',
+        target: definition.id,
+        outcome: 'failure',
+        source,
+        detail: { definition: definition.id, host: definition.hostname, why },
+      });
+      fail(ws, code, why);
+    };
+    if (draining) return refused(DESKTOP_DRAINING, DESKTOP_CLOSE.UNAVAILABLE);
+    if (live.size + starting >= max)
+      return refused(
+        max === 0
+          ? 'Browser desktops are turned off on this server (GATEHOUSE_DESKTOP_MAX=0).'
+          : `This server runs its limit of ${max} browser desktops; try again later.`,
+        DESKTOP_CLOSE.UNAVAILABLE,
+      );
+    const problem = desktopSupportProblem(options.programs);
+    if (problem) return refused(problem, DESKTOP_CLOSE.UNAVAILABLE);
+    starting += 1;
+    let counted = true;
+    const release = () => {
+      if (counted) starting -= 1;
+      counted = false;
+    };
+    let recording: LiveRecording | undefined;
+    let desktop: DesktopSession | undefined;
+    let video: DesktopVideo | undefined;
+    try {
+      // The first stream is opened before anything is recorded: an unreachable host is answered at once.
+      let first: Duplex | undefined;
+      try {
+        first = await s.hub.openStream(definition.agentId, definition.port);
+      } catch (error) {
+        return refused((error as Error).message, DESKTOP_CLOSE.UNREACHABLE);
+      }
+      if (ws.readyState !== ws.OPEN) return first.destroy();
+      const agent = await s.repositories.agents.find(definition.agentId);
+      const config = (agent?.config as HostConfig | null) ?? defaultHostConfig(agent?.os ?? 1);
+      recording = await s.recordings.start({
+        type: 'rdp',
+        agentId: definition.agentId,
+        hostname: definition.hostname,
+        userId: who.userId,
+        userEmail: who.email,
+        definitionId: definition.id,
+        definitionName: definition.name,
+        width: 80,
+        height: 24,
+        kind: 'desktop',
+      });
+      const rec = recording;
+      let toHost = 0;
+      let toDesktop = 0;
+      const meter = (stream: Duplex) => {
+        stream.on('data', (d: Buffer) => (toDesktop += d.length));
+        const write = stream.write.bind(stream);
+        stream.write = ((chunk: Buffer, ...rest: never[]) => {
+          toHost += chunk.length;
+          return write(chunk, ...rest);
+        }) as typeof stream.write;
+        return stream;
+      };
+      video = new DesktopVideo(
+        ({ offset, data, final }) => s.videos.appendFromGateway({ id: rec.id, offset, data, final }),
+        log,
+        () => {
+          const entry = live.get(rec.id);
+          if (entry)
+            detach(
+              log,
+              'ending a desktop whose video failed',
+              entry.end(
+                DESKTOP_CLOSE.ENDED,
+                'The desktop’s recording could not be stored, so the desktop was closed.',
+                'video-failed',
+              ),
+            );
+        },
+      );
+      const filming = video;
+      rec.recorder.output(
+        Buffer.from(
+          `Desktop ${width}x${height} of ${definition.hostname}:${definition.port} opened through the gateway ` +
+            `for ${who.email}, filmed at ${config.recording_fps} fps\r\n`,
+        ),
+      );
+      desktop = await DesktopSession.start({
+        width,
+        height,
+        credentials: { username, password, domain },
+        connect: async () => {
+          if (first) {
+            const stream = first;
+            first = undefined;
+            return meter(stream);
+          }
+          return meter(await s.hub.openStream(definition.agentId, definition.port));
+        },
+        video: {
+          fps: config.recording_fps,
+          scale: config.recording_scale,
+          bitrate: config.recording_bitrate,
+          sink: (chunk) => filming.push(chunk),
+        },
+        log,
+        programs: options.programs,
+      }).finally(() => first?.destroy());
+      const meterTimer = setInterval(() => {
+        if (toHost + toDesktop === 0) return;
+        rec.recorder.output(Buffer.from(`${toHost} bytes to ${definition.hostname}, ${toDesktop} bytes back\r\n`));
+        toHost = 0;
+        toDesktop = 0;
+      }, 1000);
+      const session = desktop;
+      let ended: Promise<void> | undefined;
+      const entry: LiveDesktop = {
+        desktop: session,
+        recording: rec,
+        watchers: new Set(),
+        end: (code, reason, recordingReason, by) => {
+          ended ??= (async () => {
+            clearInterval(meterTimer);
+            const words = closeReason(reason);
+            if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(code, words);
+            for (const watcher of entry.watchers) watcher.close(code, words);
+            await session.stop();
+            await filming.finish();
+            if (toHost + toDesktop > 0)
+              rec.recorder.output(Buffer.from(`${toHost} bytes to the host, ${toDesktop} bytes back\r\n`));
+            rec.recorder.output(Buffer.from(`Desktop closed: ${reason}\r\n`));
+            await s.recordings.finish(rec, recordingReason, by);
+            live.delete(rec.id);
+            await audit({
+              who: by ? { userId: null, email: by } : who,
+              action: 'desktop.close',
+              target: rec.id,
+              outcome: 'success',
+              source,
+              detail: { definition: definition.id, host: definition.hostname, reason, video_bytes: filming.bytes },
+            });
+          })();
+          const done = ended.finally(() => ending.delete(done));
+          ending.add(done);
+          return ended;
+        },
+      };
+      live.set(rec.id, entry);
+      release();
+      // An administrator ends it: the user reads who did.
+      rec.terminate = (by) =>
+        detach(
+          log,
+          'terminating a desktop',
+          entry.end(DESKTOP_CLOSE.TERMINATED, `Terminated by ${by}.`, 'terminated', by),
+        );
+      session.on('ended', (end: DesktopEnd) =>
+        detach(log, 'ending a desktop', entry.end(DESKTOP_CLOSE.ENDED, end.message, 'closed')),
+      );
+      // Live rights: signed out, expired, no longer admitted, definition changed → 4003.
+      const holder: LiveHolder = {
+        tokenHash: principal.tokenHash,
+        expiresAt: principal.expiresAt.getTime(),
+        recheck: async () => {
+          if (ws.readyState !== ws.OPEN) return;
+          const why = await withdrawn(token, definition.id, definition.agentId, definition.port, source);
+          if (!why) return;
+          await audit({
+            who,
+            action: REVOKED_ACTION,
+            target: rec.id,
+            outcome: 'denied',
+            source,
+            detail: { connection: 'desktop', definition: definition.id, why },
+          });
+          await entry.end(DESKTOP_CLOSE.REVOKED, why, 'revoked');
+        },
+      };
+      const untrack = s.liveRights.track(holder);
+      ws.once('close', untrack);
+      if (ws.readyState !== ws.OPEN) {
+        await entry.end(DESKTOP_CLOSE.ENDED, 'The browser left before the desktop was ready.', 'closed');
+        return;
+      }
+      void audit({
+        who,
+        action: 'desktop.open',
+        target: rec.id,
+        outcome: 'success',
+        source,
+        detail: { definition: definition.id, host: definition.hostname, port: definition.port, width, height },
+      });
+      ws.send(JSON.stringify({ ready: true, recording_id: rec.id, width: session.width, height: session.height }));
+      bridge(ws, session.openControl(), () =>
+        detach(
+          log,
+          'ending a desktop',
+          entry.end(DESKTOP_CLOSE.ENDED, 'The desktop server closed the connection.', 'closed'),
+        ),
+      );
+      // The browser leaves: the desktop ends with it.
+      ws.once('close', () =>
+        detach(log, 'ending a desktop', entry.end(DESKTOP_CLOSE.ENDED, 'The browser closed the desktop.', 'closed')),
+      );
+    } catch (error) {
+      release();
+      const known = error instanceof DesktopUnavailable || error instanceof DesktopUnreachable;
+      if (!known) log.error({ err: error }, 'desktop failed to open');
+      const message = known ? error.message : 'The desktop could not be opened on the server.';
+      if (desktop) await desktop.stop();
+      if (video) await video.finish().catch(() => undefined);
+      if (recording) {
+        recording.recorder.output(Buffer.from(`Desktop not opened: ${message}\r\n`));
+        await s.recordings
+          .finish(recording, 'failed')
+          .catch((err: unknown) => log.warn({ err }, 'recording not finished'));
+      }
+      refused(message, error instanceof DesktopUnreachable ? DESKTOP_CLOSE.UNREACHABLE : DESKTOP_CLOSE.UNAVAILABLE);
+    } finally {
+      release();
+    }
+  };
+
+  /** Why an open desktop's rights are gone, if they are. */
+  const withdrawn = async (
+    token: string,
+    definitionId: string,
+    agentId: string,
+    port: number,
+    source: string | null,
+  ): Promise<string | undefined> => {
+    const again = await s.auth.authenticateConnection(token);
+    if ('refused' in again) return again.refused;
+    const current = await s.repositories.tunnels.find(definitionId);
+    if (!current || current.agentId !== agentId || current.port !== port)
+      return 'The rdp definition was deleted or changed: open the desktop again.';
+    if (!(await s.policy.admit(again.principal, current, 'rdp', { source })))
+      return `You are no longer admitted to ${current.name}.`;
+    return undefined;
+  };
+
+  const watch = async (ws: WebSocket, url: URL, source: string | null, vouch: () => void) => {
+    const recordingId = url.searchParams.get('recording') ?? '';
+    if (!UUID.test(recordingId)) return fail(ws, DESKTOP_CLOSE.BAD_INPUT, 'Name the session: ?recording=<id>.');
+    const hello = await firstMessage(ws);
+    if (hello === undefined) return;
+    const parsed = DesktopWatchHello.safeParse(hello);
+    if (!parsed.success) return fail(ws, DESKTOP_CLOSE.BAD_INPUT, parsed.error.issues[0]?.message ?? 'Bad message.');
+    const signedIn = await s.auth.authenticateConnection(parsed.data.token);
+    if ('refused' in signedIn) return fail(ws, DESKTOP_CLOSE.SIGN_IN, signedIn.refused);
+    vouch();
+    const { principal } = signedIn;
+    const mayWatch = async (p: Principal): Promise<string | undefined> => {
+      try {
+        await s.sessions.forWatcher(p, recordingId, { source });
+        return undefined;
+      } catch (error) {
+        if (error instanceof HttpError) return error.message;
+        throw error;
+      }
+    };
+    const refusal = await mayWatch(principal);
+    if (refusal) return fail(ws, DESKTOP_CLOSE.FORBIDDEN, refusal);
+    const entry = live.get(recordingId);
+    if (!entry)
+      return fail(
+        ws,
+        DESKTOP_CLOSE.NOT_FOUND,
+        'This desktop is not live on this server instance (it ended, or another instance runs it).',
+      );
+    s.recordings.watch(recordingId);
+    let viewer: net.Socket;
+    try {
+      viewer = await entry.desktop.openViewer();
+    } catch (error) {
+      log.warn({ err: error }, 'desktop viewer did not start');
+      return fail(ws, DESKTOP_CLOSE.UNAVAILABLE, 'The view-only desktop server did not start on the gateway.');
+    }
+    if (ws.readyState !== ws.OPEN) return viewer.destroy();
+    entry.watchers.add(ws);
+    ws.once('close', () => entry.watchers.delete(ws));
+    const holder: LiveHolder = {
+      tokenHash: principal.tokenHash,
+      expiresAt: principal.expiresAt.getTime(),
+      recheck: async () => {
+        if (ws.readyState !== ws.OPEN) return;
+        const again = await s.auth.authenticateConnection(parsed.data.token);
+        const why = 'refused' in again ? again.refused : await mayWatch(again.principal);
+        if (!why) return;
+        ws.close(DESKTOP_CLOSE.REVOKED, closeReason(why));
+      },
+    };
+    const untrack = s.liveRights.track(holder);
+    ws.once('close', untrack);
+    void audit({
+      who: { userId: principal.userId, email: principal.email },
+      action: 'desktop.watch',
+      target: recordingId,
+      outcome: 'success',
+      source,
+      detail: {},
+    });
+    ws.send(JSON.stringify({ ready: true, width: entry.desktop.width, height: entry.desktop.height }));
+    bridge(ws, viewer, () => ws.close(DESKTOP_CLOSE.ENDED, 'The desktop ended.'));
+  };
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? '/', 'http://gatehouse');
+    const handler =
+      url.pathname === DESKTOP_CONNECT_PATH ? connect : url.pathname === DESKTOP_WATCH_PATH ? watch : undefined;
+    if (!handler) return;
+    const source = request.socket.remoteAddress ?? null;
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      ws.on('error', (error: Error) => log.debug({ err: error }, 'desktop socket error'));
+      // Counted against its address's cap of connections only until it signs in.
+      handler(ws, url, source, () => markAuthenticated(socket)).catch((error: unknown) => {
+        log.error({ err: error }, 'desktop connection failed');
+        fail(ws, DESKTOP_CLOSE.UNAVAILABLE, 'The desktop could not be opened on the server.');
+      });
+    });
+  };
+  server.on('upgrade', onUpgrade);
+  return {
+    get open() {
+      return live.size;
+    },
+    stopTaking() {
+      draining = true;
+    },
+    async endAll(reason) {
+      draining = true;
+      await Promise.allSettled(
+        [...live.values()].map((entry) => entry.end(DESKTOP_CLOSE.SERVER_STOPPING, reason, 'server-stopped')),
+      );
+      await Promise.allSettled([...ending]);
+    },
+    detach() {
+      server.off('upgrade', onUpgrade);
+      wss.close();
+    },
+  };
+}

@@ -1,0 +1,533 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes, randomInt } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Duplex } from 'node:stream';
+import { countTopLevelWindows } from './x11-probe.js';
+
+/** What a user reads when the desktop programs are missing on the server. */
+export const DESKTOP_PACKAGES_MESSAGE =
+  'Browser desktops need Xvfb, xfreerdp, x11vnc and xauth on the server: apt-get install xvfb freerdp2-x11 x11vnc xauth';
+/** What a user reads when ffmpeg (the desktop's recorder) is missing on the server. */
+export const DESKTOP_FFMPEG_MESSAGE =
+  'Browser desktops are recorded with ffmpeg, which is missing on the server: apt-get install ffmpeg';
+
+/** The programs a desktop runs; each a name found on PATH or an absolute path. */
+export interface DesktopPrograms {
+  xvfb: string;
+  xfreerdp: string;
+  x11vnc: string;
+  xauth: string;
+  ffmpeg: string;
+}
+
+export const DEFAULT_PROGRAMS: DesktopPrograms = {
+  xvfb: 'Xvfb',
+  xfreerdp: 'xfreerdp',
+  x11vnc: 'x11vnc',
+  xauth: 'xauth',
+  ffmpeg: 'ffmpeg',
+};
+
+/** The desktop cannot run on this server (a program is missing): close 4503. */
+export class DesktopUnavailable extends Error {}
+/** The RDP host could not be reached or refused the login: close 4502. */
+export class DesktopUnreachable extends Error {}
+
+/** The part of a logger a desktop uses (never given credentials). */
+export interface DesktopLog {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  debug(object: object, message: string): void;
+}
+
+/** How long the RDP connection and login may take before the desktop gives up. */
+const CONNECT_TIMEOUT_MS = 30_000;
+/** A FreeRDP that exits this soon after its window appeared failed its login (shown as 4502). */
+const SETTLE_MS = 1000;
+/** After 'q', how long ffmpeg may take to write its last fragment before SIGINT, then SIGKILL. */
+const QUIT_WAIT_MS = 5000;
+/** How long a program may take to exit after SIGTERM before SIGKILL. */
+const KILL_WAIT_MS = 3000;
+/** RDP connections FreeRDP may open through the agent in one desktop (reconnects included). */
+const MAX_RDP_STREAMS = 4;
+
+/** Whether an executable is on PATH (or, given a path, exists and is executable). */
+export function findProgram(name: string, envPath = process.env.PATH ?? ''): string | undefined {
+  const candidates = name.includes('/')
+    ? [name]
+    : envPath
+        .split(':')
+        .filter(Boolean)
+        .map((d) => path.join(d, name));
+  for (const candidate of candidates) {
+    try {
+      fs.accessSync(candidate, fs.constants.X_OK);
+      return candidate;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+/** The problem with the server's programs for desktops, in words a user can act on; undefined when all are there. */
+export function desktopSupportProblem(programs: DesktopPrograms = DEFAULT_PROGRAMS): string | undefined {
+  if ([programs.xvfb, programs.xfreerdp, programs.x11vnc, programs.xauth].some((p) => !findProgram(p)))
+    return DESKTOP_PACKAGES_MESSAGE;
+  if (!findProgram(programs.ffmpeg)) return DESKTOP_FFMPEG_MESSAGE;
+  return undefined;
+}
+
+/**
+ * FreeRDP's last words, safe to show a user: the logging prefix goes, the credentials (should
+ * FreeRDP ever echo one) are blotted out, control characters removed, at most 160 characters.
+ */
+export function sanitizeDetail(stderr: string, secrets: string[]): string {
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((l) => l.replace(/^.*?\]\s*-\s*/, '').trim())
+    .filter((l) => l && !/^\d+: /.test(l) && !/Caught signal|backtrace|Password:|Username:|Domain:/i.test(l));
+  let line = lines.at(-1) ?? '';
+  for (const secret of secrets) if (secret.length >= 3) line = line.split(secret).join('…');
+  // eslint-disable-next-line no-control-regex
+  return line.replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 160);
+}
+
+/** FreeRDP 2's exit codes (client/X11/xf_client.h) that a user can act on. */
+const EXIT_WORDS: Record<number, string> = {
+  131: 'The remote desktop could not be reached through the host’s agent.',
+  132: 'The remote desktop refused the login: check the username, password and domain.',
+  133: 'The remote desktop and the gateway found no security protocol in common.',
+  134: 'The remote desktop refused the login: check the username, password and domain.',
+  135: 'The account is locked out on the remote desktop.',
+  141: 'The remote desktop could not be reached through the host’s agent.',
+  143: 'The TLS connection to the remote desktop failed.',
+  147: 'The remote desktop could not be reached through the host’s agent.',
+  148: 'The password has expired on the remote desktop: change it there first.',
+  7: 'The remote desktop refused the connection.',
+  9: 'The account may not log in to the remote desktop.',
+};
+
+/** Why FreeRDP ended, in words. */
+export function exitWords(code: number | null, detail: string): string {
+  const known = code === null ? undefined : EXIT_WORDS[code];
+  if (known) return known;
+  const suffix = detail ? `: ${detail}` : '';
+  return `The remote desktop connection failed (FreeRDP exit ${code ?? 'signal'})${suffix}`;
+}
+
+interface Child {
+  process: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr: () => string;
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, extraFds = 0): Child {
+  const stdio: ('pipe' | 'ignore')[] = ['pipe', 'ignore', 'pipe'];
+  for (let i = 0; i < extraFds; i += 1) stdio.push('pipe');
+  const child = spawn(command, args, { env, stdio });
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
+  child.stdin?.on('error', () => undefined);
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.once('error', () => resolve({ code: 127, signal: null }));
+    child.once('exit', (code, signal) => resolve({ code, signal }));
+  });
+  return { process: child, exited, stderr: () => stderr };
+}
+
+function alive(child: Child | undefined): boolean {
+  return !!child && child.process.exitCode === null && child.process.signalCode === null;
+}
+
+async function stopChild(child: Child | undefined, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (!child || !alive(child)) return;
+  child.process.kill(signal);
+  const timer = setTimeout(() => child.process.kill('SIGKILL'), KILL_WAIT_MS);
+  await child.exited;
+  clearTimeout(timer);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function waitForFile(file: string, child: Child, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (fs.existsSync(file)) return;
+    if (!alive(child)) throw new Error(`exited before ${path.basename(file)} appeared: ${child.stderr().trim()}`);
+    await sleep(50);
+  }
+  throw new Error(`${path.basename(file)} did not appear in ${timeoutMs} ms`);
+}
+
+/** What a desktop needs to start. */
+export interface DesktopOptions {
+  width: number;
+  height: number;
+  /** Given to FreeRDP on its stdin only; never in its arguments, environment or any log. */
+  credentials: { username: string; password: string; domain?: string | undefined };
+  /** Opens a byte stream to the RDP host (through the host's agent). */
+  connect: () => Promise<Duplex>;
+  /** The host's recording settings and where ffmpeg's fragmented MP4 goes; none: no video. */
+  video?: { fps: number; scale: number; bitrate: string; sink: (chunk: Buffer) => void } | undefined;
+  log: DesktopLog;
+  programs?: DesktopPrograms;
+  connectTimeoutMs?: number;
+}
+
+/** Why a desktop ended on its own (FreeRDP, the X server or x11vnc exited). */
+export interface DesktopEnd {
+  /** FreeRDP's exit code, when it was FreeRDP that ended. */
+  code: number | null;
+  message: string;
+}
+
+/**
+ * One gateway desktop: a private X display (Xvfb with an X cookie), FreeRDP in it connected to
+ * the host through the agent (via a unix socket in the desktop's 0700 folder, so no local user
+ * reaches the host through it), x11vnc serving that display as RFB on unix sockets in the same
+ * folder, and ffmpeg filming it. Events: 'ended' (DesktopEnd) when FreeRDP or the display ends.
+ */
+export class DesktopSession extends EventEmitter {
+  private xvfb: Child | undefined;
+  private xfreerdp: Child | undefined;
+  private x11vnc: Child | undefined;
+  private viewer: Child | undefined;
+  private viewerStarting: Promise<void> | undefined;
+  private ffmpeg: Child | undefined;
+  private rdpServer: net.Server | undefined;
+  private readonly streams = new Set<Duplex>();
+  private stopping: Promise<void> | undefined;
+  private streamError: string | undefined;
+  private display = 0;
+  private cookie = Buffer.alloc(0);
+  private readonly dir: string;
+  private readonly programs: DesktopPrograms;
+
+  private constructor(
+    private readonly options: DesktopOptions,
+    dir: string,
+  ) {
+    super();
+    this.dir = dir;
+    this.programs = options.programs ?? DEFAULT_PROGRAMS;
+  }
+
+  get width(): number {
+    return this.options.width;
+  }
+
+  get height(): number {
+    return this.options.height;
+  }
+
+  /** The X display number (for tests and measurements). */
+  get displayNumber(): number {
+    return this.display;
+  }
+
+  /** The process ids of the desktop's programs now running (for tests and measurements). */
+  pids(): number[] {
+    return [this.xvfb, this.xfreerdp, this.x11vnc, this.viewer, this.ffmpeg]
+      .filter((c): c is Child => alive(c))
+      .map((c) => c.process.pid!)
+      .filter(Boolean);
+  }
+
+  private get xauthority(): string {
+    return path.join(this.dir, 'Xauthority');
+  }
+
+  private env(): NodeJS.ProcessEnv {
+    return {
+      PATH: process.env.PATH,
+      LANG: 'C.UTF-8',
+      HOME: this.dir,
+      DISPLAY: `:${this.display}`,
+      XAUTHORITY: this.xauthority,
+    };
+  }
+
+  /**
+   * Starts the desktop and connects it; settles once FreeRDP shows the remote desktop. Throws
+   * DesktopUnavailable (programs missing) or DesktopUnreachable (host unreachable, login refused).
+   */
+  static async start(options: DesktopOptions): Promise<DesktopSession> {
+    const programs = options.programs ?? DEFAULT_PROGRAMS;
+    const problem = desktopSupportProblem(programs);
+    if (problem) throw new DesktopUnavailable(problem);
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'gh-desktop-'));
+    await fsp.chmod(dir, 0o700);
+    const desktop = new DesktopSession(options, dir);
+    try {
+      await desktop.startDisplay();
+      await desktop.startRdpSocket();
+      await desktop.startFreeRdp();
+      desktop.startVideo();
+      await desktop.startVnc();
+    } catch (error) {
+      await desktop.stop();
+      throw error;
+    }
+    desktop.watchEnds();
+    return desktop;
+  }
+
+  /** Xvfb on a free display from a random start in 200..999, readable only with the desktop's cookie. */
+  private async startDisplay(): Promise<void> {
+    const cookieHex = randomBytes(16).toString('hex');
+    this.cookie = Buffer.from(cookieHex, 'hex');
+    for (let attempt = 0; attempt < 25; attempt += 1) {
+      const n = randomInt(200, 1000);
+      if (fs.existsSync(`/tmp/.X11-unix/X${n}`) || fs.existsSync(`/tmp/.X${n}-lock`)) continue;
+      const xauth = run(this.programs.xauth, ['-f', this.xauthority, 'add', `:${n}`, '.', cookieHex], {
+        PATH: process.env.PATH,
+        HOME: this.dir,
+      });
+      const added = await xauth.exited;
+      if (added.code !== 0) throw new DesktopUnavailable(`xauth failed: ${xauth.stderr().trim().slice(0, 160)}`);
+      this.display = n;
+      const xvfb = run(
+        this.programs.xvfb,
+        [
+          `:${n}`,
+          '-screen',
+          '0',
+          `${this.width}x${this.height}x24`,
+          '-nolisten',
+          'tcp',
+          '-auth',
+          this.xauthority,
+          '-noreset',
+          '-displayfd',
+          '3',
+        ],
+        this.env(),
+        1,
+      );
+      // Xvfb writes its display number on fd 3 once it answers connections.
+      const ready = await new Promise<boolean>((resolve) => {
+        const fd3 = xvfb.process.stdio[3] as NodeJS.ReadableStream | null;
+        fd3?.once('data', () => resolve(true));
+        void xvfb.exited.then(() => resolve(false));
+        setTimeout(() => resolve(false), 10_000).unref();
+      });
+      if (ready && alive(xvfb)) {
+        this.xvfb = xvfb;
+        return;
+      }
+      await stopChild(xvfb, 'SIGKILL');
+      if (!/already active|Cannot establish any listening sockets|lock/i.test(xvfb.stderr()))
+        throw new DesktopUnavailable(`Xvfb did not start: ${xvfb.stderr().trim().split('\n').at(-1) ?? ''}`);
+    }
+    throw new DesktopUnavailable('No free X display was found for the desktop; try again.');
+  }
+
+  /** FreeRDP dials this unix socket (in the 0700 folder); each connection becomes a stream through the agent. */
+  private async startRdpSocket(): Promise<void> {
+    let opened = 0;
+    const server = net.createServer((local) => {
+      opened += 1;
+      local.on('error', () => undefined);
+      if (opened > MAX_RDP_STREAMS || this.stopping) return local.destroy();
+      local.pause();
+      this.options
+        .connect()
+        .then((remote) => {
+          if (this.stopping) {
+            remote.destroy();
+            local.destroy();
+            return;
+          }
+          this.streams.add(remote);
+          remote.on('error', () => undefined);
+          remote.once('close', () => {
+            this.streams.delete(remote);
+            local.destroy();
+          });
+          local.once('close', () => remote.destroy());
+          local.pipe(remote);
+          remote.pipe(local);
+          local.resume();
+        })
+        .catch((error: unknown) => {
+          this.streamError = (error as Error).message;
+          local.destroy();
+        });
+    });
+    this.rdpServer = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(path.join(this.dir, 'rdp.sock'), () => resolve());
+    });
+  }
+
+  private async startFreeRdp(): Promise<void> {
+    const { credentials } = this.options;
+    const xfreerdp = run(
+      this.programs.xfreerdp,
+      [
+        `/v:${path.join(this.dir, 'rdp.sock')}`,
+        '/from-stdin:force',
+        '/cert:ignore',
+        `/size:${this.width}x${this.height}`,
+        '/bpp:24',
+        '+clipboard',
+        '-grab-keyboard',
+        '-decorations',
+        '/log-level:WARN',
+      ],
+      this.env(),
+    );
+    this.xfreerdp = xfreerdp;
+    // FreeRDP asks for the username, the domain and the password, in that order, on its stdin.
+    xfreerdp.process.stdin?.end(`${credentials.username}\n${credentials.domain ?? ''}\n${credentials.password}\n`);
+    const secrets = [credentials.password, credentials.username, credentials.domain ?? ''];
+    const failed = async (): Promise<never> => {
+      const { code } = await xfreerdp.exited;
+      if (this.streamError) throw new DesktopUnreachable(this.streamError);
+      throw new DesktopUnreachable(exitWords(code, sanitizeDetail(xfreerdp.stderr(), secrets)));
+    };
+    const deadline = Date.now() + (this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
+    // FreeRDP creates its window once the connection is up and the login accepted.
+    for (;;) {
+      if (!alive(xfreerdp)) return failed();
+      if (Date.now() > deadline) {
+        await stopChild(xfreerdp);
+        throw new DesktopUnreachable(
+          this.streamError ?? 'The remote desktop did not answer in time: is the host’s RDP service running?',
+        );
+      }
+      const windows = await countTopLevelWindows(this.display, this.cookie).catch(() => 0);
+      if (windows > 0) break;
+      await sleep(150);
+    }
+    await sleep(SETTLE_MS);
+    if (!alive(xfreerdp)) return failed();
+  }
+
+  /** ffmpeg films the display from the moment the remote desktop shows (fragmented MP4 to the sink). */
+  private startVideo(): void {
+    const video = this.options.video;
+    if (!video) return;
+    const kbps = Number.parseInt(video.bitrate, 10) || 1000;
+    const fps = String(video.fps);
+    const args = [
+      ['-hide_banner', '-loglevel', 'warning', '-nostats'],
+      ['-probesize', '32', '-analyzeduration', '0', '-f', 'x11grab', '-framerate', fps, '-i', `:${this.display}`],
+      ['-vf', `scale=trunc(iw*${video.scale}/2)*2:trunc(ih*${video.scale}/2)*2`],
+      ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
+      ['-b:v', `${kbps}k`, '-maxrate', `${kbps}k`, '-bufsize', `${kbps * 2}k`, '-g', fps],
+      ['-f', 'mp4', '-movflags', 'frag_keyframe+empty_moov+default_base_moof', 'pipe:1'],
+    ].flat();
+    const child = spawn(this.programs.ffmpeg, args, { env: this.env(), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-2000)));
+    child.stdout.on('data', (c: Buffer) => video.sink(c));
+    child.stdin.on('error', () => undefined);
+    // 'close': ffmpeg exited and its stdout is drained, so every byte reached the sink.
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+      child.once('error', () => resolve({ code: 127, signal: null }));
+      child.once('close', (code, signal) => resolve({ code, signal }));
+    });
+    this.ffmpeg = { process: child, exited, stderr: () => stderr };
+    // A desktop is never left unfilmed: the recorder's end ends the desktop.
+    void exited.then(({ code, signal }) => {
+      if (this.stopping) return;
+      this.options.log.warn({ code, signal, detail: stderr.trim().split('\n').at(-1) }, 'desktop video ended early');
+      this.emit('ended', {
+        code: null,
+        message: 'The desktop’s recording stopped, so the desktop was closed: open it again.',
+      } satisfies DesktopEnd);
+    });
+  }
+
+  private vncArgs(socket: string, viewOnly: boolean): string[] {
+    return [
+      ['-display', `:${this.display}`, '-auth', this.xauthority, '-unixsock', socket],
+      // No TCP listener at all (IPv4 or IPv6): only the unix socket in the 0700 folder.
+      ['-rfbport', '0', '-rfbportv6', '-1', '-no6', '-noipv6'],
+      ['-nopw', '-shared', '-forever', '-noxdamage', '-quiet'],
+      viewOnly ? ['-viewonly', '-nosel'] : [],
+    ].flat();
+  }
+
+  private async startVnc(): Promise<void> {
+    const socket = path.join(this.dir, 'vnc.sock');
+    this.x11vnc = run(this.programs.x11vnc, this.vncArgs(socket, false), this.env());
+    await waitForFile(socket, this.x11vnc, 10_000).catch((error: Error) => {
+      throw new DesktopUnavailable(`x11vnc did not start: ${error.message.slice(0, 160)}`);
+    });
+  }
+
+  /** Ends the desktop by itself when FreeRDP (the user logged off), the display or x11vnc ends. */
+  private watchEnds(): void {
+    const secrets = [this.options.credentials.password, this.options.credentials.username];
+    void this.xfreerdp?.exited.then(({ code }) => {
+      if (this.stopping) return;
+      const detail = sanitizeDetail(this.xfreerdp?.stderr() ?? '', secrets);
+      const normal = code === 0 || code === 1 || code === 2 || code === 11 || code === 12;
+      this.emit('ended', {
+        code,
+        message: normal ? 'The remote desktop session ended.' : exitWords(code, detail),
+      } satisfies DesktopEnd);
+    });
+    for (const [child, name] of [
+      [this.xvfb, 'X display'],
+      [this.x11vnc, 'desktop server'],
+    ] as const) {
+      void child?.exited.then(() => {
+        if (!this.stopping) this.emit('ended', { code: null, message: `The gateway’s ${name} ended.` });
+      });
+    }
+  }
+
+  /** A connection to the desktop's RFB server (keyboard and mouse reach the desktop). */
+  openControl(): net.Socket {
+    return net.connect(path.join(this.dir, 'vnc.sock'));
+  }
+
+  /** A connection to the view-only RFB server (started on first use): input is never delivered. */
+  async openViewer(): Promise<net.Socket> {
+    const socket = path.join(this.dir, 'view.sock');
+    this.viewerStarting ??= (async () => {
+      this.viewer = run(this.programs.x11vnc, this.vncArgs(socket, true), this.env());
+      await waitForFile(socket, this.viewer, 10_000);
+    })();
+    await this.viewerStarting;
+    return net.connect(socket);
+  }
+
+  /**
+   * Ends everything: ffmpeg first ('q', so its last fragment is written while the display still
+   * exists), then FreeRDP, x11vnc and the display; the folder (cookie, sockets) is removed.
+   */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      const ffmpeg = this.ffmpeg;
+      if (ffmpeg && alive(ffmpeg)) {
+        ffmpeg.process.stdin?.end('q');
+        const interrupt = setTimeout(() => ffmpeg.process.kill('SIGINT'), QUIT_WAIT_MS);
+        const kill = setTimeout(() => ffmpeg.process.kill('SIGKILL'), QUIT_WAIT_MS + KILL_WAIT_MS);
+        await ffmpeg.exited;
+        clearTimeout(interrupt);
+        clearTimeout(kill);
+      } else if (ffmpeg) {
+        await ffmpeg.exited;
+      }
+      for (const stream of this.streams) stream.destroy();
+      await Promise.all([stopChild(this.xfreerdp), stopChild(this.x11vnc), stopChild(this.viewer)]);
+      await stopChild(this.xvfb);
+      this.rdpServer?.close();
+      await fsp.rm(this.dir, { recursive: true, force: true });
+    })();
+    return this.stopping;
+  }
+}
