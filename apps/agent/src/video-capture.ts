@@ -364,7 +364,9 @@ export class RdpCapture {
       if (this.stopping) return;
       lastLine = sanitiseLine(stderr) || lastLine;
       if (missing) {
-        return this.fail(`ffmpeg was not found (${options.ffmpeg}): install ffmpeg or pass --ffmpeg PATH`);
+        return this.fail(
+          `ffmpeg was not found (${options.ffmpeg}): this rdp session runs without video. Install ffmpeg or pass --ffmpeg PATH`,
+        );
       }
       if (wrote || uploader.stored > before) {
         // A fragmented MP4 cannot take a second beginning: the video so far stays, this capture ends.

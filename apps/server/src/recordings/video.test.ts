@@ -95,8 +95,15 @@ describe.each(DATABASES)('RDP session video on %s', (kind) => {
       hostname: 'desk-01',
       args: ['--capture-source', xvfb?.display ?? ':0'],
     });
-    // A host without ffmpeg: its rdp sessions must work, only without video.
-    other = startAgent({ server: server.url, key, hostname: 'other-01', args: ['--ffmpeg', '/nonexistent/ffmpeg'] });
+    // A host without ffmpeg: its rdp sessions must work, only without video. (It names a plain X
+    // display, as desk-01 does: without one the agent looks for an xrdp session, and the echo
+    // service here is not xrdp.)
+    other = startAgent({
+      server: server.url,
+      key,
+      hostname: 'other-01',
+      args: ['--ffmpeg', '/nonexistent/ffmpeg', '--capture-source', xvfb?.display ?? ':0'],
+    });
     const list = await eventually(
       async () =>
         (
