@@ -55,6 +55,7 @@ export function DesktopToolbar(props: DesktopToolbarProps) {
         variant="h1"
         component="h1"
         noWrap
+        dir="auto"
         title={props.title}
         sx={{ fontSize: '1.05rem', fontWeight: 600, minWidth: 0, flexShrink: 1, maxWidth: { xs: '100%', sm: '40%' } }}
       >
