@@ -140,7 +140,8 @@ export class RdpCapture {
   readonly recordingId: string;
   private state: CaptureStatus['state'] | undefined;
   private stopping = false;
-  private wake: (() => void) | undefined;
+  /** Pending pauses (the session watch and ffmpeg's retry wait), cut short by stop(). */
+  private readonly wakers = new Set<() => void>();
   private child: ChildProcessWithoutNullStreams | undefined;
   private childEnded: Promise<void> | undefined;
   private uploader: VideoUploader | undefined;
@@ -206,12 +207,18 @@ export class RdpCapture {
   /** Waits ms, or less when stop() is called. */
   private pause(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.wake = () => {
+      const wake = () => {
         clearTimeout(timer);
+        this.wakers.delete(wake);
         resolve();
       };
+      const timer = setTimeout(wake, ms);
+      this.wakers.add(wake);
     });
+  }
+
+  private wakeAll(): void {
+    for (const wake of [...this.wakers]) wake();
   }
 
   private async run(): Promise<void> {
@@ -252,7 +259,7 @@ export class RdpCapture {
     const watching = this.watch(session);
     await this.film(session.display, env, session);
     this.stopping = true;
-    this.wake?.();
+    this.wakeAll();
     await watching;
   }
 
@@ -410,7 +417,7 @@ export class RdpCapture {
   stop(): Promise<void> {
     this.stopPromise ??= (async () => {
       this.stopping = true;
-      this.wake?.();
+      this.wakeAll();
       await this.endChild();
       await this.done;
       if (this.uploader) {
