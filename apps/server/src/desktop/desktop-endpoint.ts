@@ -347,6 +347,7 @@ export function attachDesktopEndpoint(
             rec.recorder.output(Buffer.from(`Desktop closed: ${reason}\r\n`));
             await s.recordings.finish(rec, recordingReason, by);
             live.delete(rec.id);
+            log.info({ recording: rec.id, reason, video_bytes: filming.bytes }, 'desktop closed');
             await audit({
               who: by ? { userId: null, email: by } : who,
               action: 'desktop.close',
@@ -371,7 +372,11 @@ export function attachDesktopEndpoint(
           entry.end(DESKTOP_CLOSE.TERMINATED, `Terminated by ${by}.`, 'terminated', by),
         );
       session.on('ended', (end: DesktopEnd) =>
-        detach(log, 'ending a desktop', entry.end(DESKTOP_CLOSE.ENDED, end.message, 'closed')),
+        detach(
+          log,
+          'ending a desktop',
+          entry.end(end.failed ? DESKTOP_CLOSE.UNREACHABLE : DESKTOP_CLOSE.ENDED, end.message, 'closed'),
+        ),
       );
       // Live rights: signed out, expired, no longer admitted, definition changed → 4003.
       const holder: LiveHolder = {
@@ -398,6 +403,10 @@ export function attachDesktopEndpoint(
         await entry.end(DESKTOP_CLOSE.ENDED, 'The browser left before the desktop was ready.', 'closed');
         return;
       }
+      log.info(
+        { recording: rec.id, definition: definition.id, host: definition.hostname, user: who.email, width, height },
+        'desktop opened',
+      );
       void audit({
         who,
         action: 'desktop.open',

@@ -187,7 +187,16 @@ export interface DesktopEnd {
   /** FreeRDP's exit code, when it was FreeRDP that ended. */
   code: number | null;
   message: string;
+  /** FreeRDP failed just after it connected (a login refused after the connection, such as by PAM): shown as 4502. */
+  failed?: boolean;
 }
+
+/** FreeRDP failing this soon after its window appeared counts as a failed connection (4502), not a session end. */
+const EARLY_FAILURE_MS = 10_000;
+/** FreeRDP's exit codes of a session that ended normally (disconnect, logoff, by the user). */
+const NORMAL_EXITS = new Set([0, 1, 2, 11, 12]);
+/** FreeRDP's exit codes of a lost transport. */
+const TRANSPORT_EXITS = new Set([131, 141, 147]);
 
 /**
  * One gateway desktop: a private X display (Xvfb with an X cookie), FreeRDP in it connected to
@@ -470,14 +479,18 @@ export class DesktopSession extends EventEmitter {
   /** Ends the desktop by itself when FreeRDP (the user logged off), the display or x11vnc ends. */
   private watchEnds(): void {
     const secrets = [this.options.credentials.password, this.options.credentials.username];
+    const readyAt = Date.now();
     void this.xfreerdp?.exited.then(({ code }) => {
       if (this.stopping) return;
       const detail = sanitizeDetail(this.xfreerdp?.stderr() ?? '', secrets);
-      const normal = code === 0 || code === 1 || code === 2 || code === 11 || code === 12;
-      this.emit('ended', {
-        code,
-        message: normal ? 'The remote desktop session ended.' : exitWords(code, detail),
-      } satisfies DesktopEnd);
+      const normal = code !== null && NORMAL_EXITS.has(code);
+      const early = !normal && Date.now() - readyAt < EARLY_FAILURE_MS;
+      const message = normal
+        ? 'The remote desktop session ended.'
+        : early && code !== null && TRANSPORT_EXITS.has(code)
+          ? 'The remote desktop closed the connection as it opened: was the login refused? Check the username and password.'
+          : exitWords(code, detail);
+      this.emit('ended', { code, message, failed: early } satisfies DesktopEnd);
     });
     for (const [child, name] of [
       [this.xvfb, 'X display'],
