@@ -123,6 +123,13 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`Tunnel error: ${error.message}\n`);
       socket.destroy();
     });
+    // The server ends a tunnel with a reason (rights withdrawn, terminated, RDP that is not filmed): say it.
+    ws.on('close', (code: number, reason: Buffer) => {
+      // Control characters never reach the terminal, whoever wrote the reason.
+      // eslint-disable-next-line no-control-regex
+      const text = reason.toString('utf8').replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+      if (code >= 4000 && text.trim()) process.stderr.write(`Tunnel closed: ${text}\n`);
+    });
     ws.on('open', () => {
       const stream = new WebSocketDuplex(ws);
       pipeline(socket, stream, () => undefined);

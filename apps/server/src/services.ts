@@ -52,6 +52,7 @@ import { UsersAdminService } from './modules/users/users-admin.service.js';
 import { UsersRepository } from './modules/users/users.repository.js';
 import { UsersService } from './modules/users/users.service.js';
 import { AgentHub } from './realtime/agent-hub.js';
+import { CaptureStatuses } from './recordings/capture-status.js';
 import { AGENT_CONNECTS_PER_MINUTE } from './realtime/agent-limits.js';
 import { InstanceRegistry } from './cluster/instance-registry.js';
 import { InstancesRepository } from './cluster/instances.repository.js';
@@ -162,6 +163,11 @@ export function createServices(database: Database, options: ServiceOptions) {
   recordings.useHealth(database.health);
   recordings.instanceId = () => instances.id;
   recordings.audit = (entry) => audit.append(entry);
+  // Capture status of rdp sessions through tunnels (issue 18): agents report it, tunnels apply the policy.
+  const captureStatuses = new CaptureStatuses(db, options.log.child({ component: 'capture-status' }), (entry) =>
+    audit.append(entry),
+  );
+  hub.capture = captureStatuses;
   const recordingObjects = options.objectStorage
     ? new RecordingObjects(
         new ObjectStore(options.objectStorage),
@@ -237,6 +243,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     ),
     status: new StatusService(database, hub, options.dataDir, options.logBook, kube),
     hub,
+    captureStatuses,
     instances,
     liveRights,
     box,

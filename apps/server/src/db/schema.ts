@@ -139,6 +139,10 @@ export const agents = pgTable('agents', {
   registeredWith: uuid('registered_with'),
   /** The server instance holding its connection (migration 0017). */
   instanceId: uuid('instance_id'),
+  /** The host's last RDP capture failure, as reported or found (migration 0024); null: none yet. */
+  captureError: text('capture_error'),
+  /** When that failure was reported. */
+  captureErrorAt: timestamp('capture_error_at', { withTimezone: true }),
 });
 
 /** Security groups: users and agents, and other groups nested inside. */
@@ -235,6 +239,8 @@ export const tunnelDefinitions = pgTable('tunnel_definitions', {
   hostKey: text('host_key'),
   createdAt: createdAt(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** rdp: what a session the agent cannot film does, 'refuse' or 'allow' (marked not filmed; migration 0024). */
+  unfilmedRdp: text('unfilmed_rdp').notNull().default('refuse'),
 });
 
 export const tunnelDefinitionUsers = pgTable(
@@ -302,6 +308,13 @@ export const recordings = pgTable('recordings', {
   storage: text('storage').notNull().default('local'),
   /** Key prefix of its objects when object storage is configured (segments while live, then final objects). */
   objectKey: text('object_key'),
+  /**
+   * How the agent's video capture of this rdp session stands (migration 0024): waiting, filming,
+   * stopped, failed, unsupported, or not-filmed (the definition's policy applied); null: never asked.
+   */
+  videoState: text('video_state'),
+  /** Why (failed, unsupported, not-filmed), at most 500 characters without control characters. */
+  videoNote: text('video_note'),
 });
 
 /**

@@ -8,6 +8,7 @@ import {
   AGENT_CREDENTIAL_HEADER,
   AGENT_ID_HEADER,
   AGENT_PING_MS,
+  type CaptureStatus,
   type HostConfig,
   defaultHostConfig,
 } from '@gatehouse/contracts';
@@ -43,6 +44,11 @@ export class AgentHub extends EventEmitter {
         pushConfig(holder: AgentHolder, agentId: string): Promise<boolean>;
       }
     | undefined;
+  /**
+   * Where agents' capture status reports go (recordings/capture-status.ts): stored on the
+   * agent's own rdp recordings only. Unset, reports are ignored.
+   */
+  capture: { report(agentId: string, status: CaptureStatus): Promise<'applied' | 'kept' | 'refused'> } | undefined;
   /** Draining (SIGTERM): agents that connect now are sent to another instance (503). */
   private draining = false;
 
@@ -107,6 +113,20 @@ export class AgentHub extends EventEmitter {
           );
         },
         onConfigApplied: (s, config) => this.emit('config-applied', s.agentId, config),
+        // Capture reports are written in order with the hellos; the Agents screen hears of each applied one.
+        onCapture: (s, status) => {
+          const capture = this.capture;
+          if (!capture) return;
+          s.bookkeeping = s.bookkeeping.then(() =>
+            capture.report(s.agentId, status).then(
+              (outcome) => {
+                if (outcome !== 'refused') this.emit('changed', s.agentId);
+              },
+              (error: unknown) =>
+                this.log.warn({ err: error, agent: s.agentId }, 'capture status not stored; the agent goes on'),
+            ),
+          );
+        },
         onFlood: (s, flood: AgentFlood) =>
           this.emit('flood', { agentId: s.agentId, hostname: agent.hostname, source: s.source, ...flood }),
         onClose: (s) =>

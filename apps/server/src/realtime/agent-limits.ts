@@ -17,6 +17,8 @@ export const AGENT_MESSAGE_LIMITS = {
    * what was in flight, a stream never opened is a forgery. Both are counted; past this, closed.
    */
   'unknown-stream': { burst: 1000, perSecond: 200 },
+  /** Capture status of rdp sessions (issue 18): a few per session as its capture changes. */
+  capture: { burst: 100, perSecond: 10 },
 } as const;
 
 /**

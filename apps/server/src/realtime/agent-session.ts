@@ -2,6 +2,7 @@ import type { Duplex } from 'node:stream';
 import {
   AGENT_CLOSE,
   AgentToServer,
+  type CaptureStatus,
   type HostConfig,
   type RecordVideo,
   type ServerToAgent,
@@ -91,6 +92,8 @@ export class AgentSession {
     private readonly events: {
       onHello: (session: AgentSession) => void;
       onConfigApplied: (session: AgentSession, config: HostConfig) => void;
+      /** The agent reported how a session's video capture stands (issue 18). */
+      onCapture?: (session: AgentSession, status: CaptureStatus) => void;
       onClose: (session: AgentSession) => void;
       /** The socket sent more than its limits allow and is being closed. */
       onFlood: (session: AgentSession, flood: AgentFlood) => void;
@@ -196,6 +199,10 @@ export class AgentSession {
       case 'config-applied':
         if (!this.allow('config-applied')) return;
         this.events.onConfigApplied(this, message.config);
+        break;
+      case 'capture':
+        if (!this.allow('capture')) return;
+        this.events.onCapture?.(this, message);
         break;
       case 'opened':
       case 'refused': {

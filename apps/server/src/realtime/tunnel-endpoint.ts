@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { WebSocketDuplex } from '@gatehouse/tunnel';
 import { WebSocketServer } from 'ws';
 import type { LiveRecording } from '../recordings/recordings.service.js';
+import { REASON_RECORDING_OFF } from '../recordings/capture-status.js';
 import type { Services } from '../services.js';
 import { type LiveHolder, REVOKED_ACTION } from './live-rights.js';
 import { detach } from '../lib/detach.js';
@@ -133,6 +134,42 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
       } catch (error) {
         return refuse(socket, 502, (error as Error).message);
       }
+      // RDP is filmed or refused (issue 18): on a host whose config films nothing, a definition that
+      // refuses unfilmed sessions refuses here, before a byte reaches the host.
+      const governed = {
+        id: definition.id,
+        name: definition.name,
+        hostname: definition.hostname,
+        agentId: definition.agentId,
+        unfilmedRdp: definition.unfilmedRdp,
+      };
+      const refusesUnfilmed = definition.unfilmedRdp !== 'allow';
+      let recordingOff = false;
+      if (definition.type === 'rdp') {
+        try {
+          recordingOff = !(await s.captureStatuses.hostRecords(definition.agentId));
+        } catch (error) {
+          target.destroy();
+          throw error;
+        }
+        if (recordingOff && refusesUnfilmed) {
+          target.destroy();
+          await s.captureStatuses.auditNotFilmed({
+            definition: governed,
+            target: definition.id,
+            reason: REASON_RECORDING_OFF,
+            refused: true,
+            actorId: who.userId,
+            actor: who.email,
+            source,
+          });
+          return refuse(
+            socket,
+            403,
+            `Not filmed: ${REASON_RECORDING_OFF}, and the tunnel ${definition.name} refuses RDP sessions that are not filmed.`,
+          );
+        }
+      }
       markAuthenticated(socket); // no longer counted against its address's cap of connections
       wss.handleUpgrade(request, socket, head, (ws) => {
         const client = new WebSocketDuplex(ws);
@@ -166,6 +203,31 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
             outcome: 'denied',
             source,
             detail: { connection: 'tunnel', definition: definition.id, why },
+          });
+        };
+        // An rdp session that cannot be filmed: marked not filmed, audited, and closed when the
+        // definition refuses such sessions (the client prints the reason).
+        const notFilmed = async (recording: LiveRecording, reason: string) => {
+          let refused = false;
+          let ending: Promise<unknown> | undefined;
+          if (refusesUnfilmed && !revoked && ws.readyState === ws.OPEN) {
+            revoked = true;
+            refused = true;
+            ws.close(4003, closeReason(`Refused, not filmed: ${reason}`));
+            client.destroy();
+            target.destroy();
+            ending = finishOnce(recording, 'not-filmed');
+          }
+          await s.captureStatuses.markNotFilmed(recording.id, reason);
+          await ending;
+          await s.captureStatuses.auditNotFilmed({
+            definition: governed,
+            target: recording.id,
+            reason,
+            refused,
+            actorId: who.userId,
+            actor: who.email,
+            source,
           });
         };
         const untrack = s.liveRights.track(holder);
@@ -212,13 +274,25 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
             };
             pipeline(client, target, () => finish());
             pipeline(target, client, () => finish());
-            // RDP sessions on hosts that record video: the agent captures the desktop while the stream lives.
+            // RDP sessions on hosts that record video: the agent captures the desktop while the stream
+            // lives and reports how it stands; a session it cannot film is refused or marked (issue 18).
             if (definition.type === 'rdp') {
-              s.hub
-                .captureVideo(definition.agentId, target, recording.id)
-                .catch((error: unknown) =>
-                  log.warn({ err: error, recording: recording.id }, 'video capture not asked'),
-                );
+              const unfilmed = (reason: string) =>
+                detach(log, 'applying the unfilmed-RDP policy', notFilmed(recording, reason));
+              if (recordingOff) unfilmed(REASON_RECORDING_OFF);
+              else
+                s.hub
+                  .captureVideo(definition.agentId, target, recording.id)
+                  .then((asked) => {
+                    if (asked) {
+                      const stop = s.captureStatuses.watch(recording.id, definition.agentId, unfilmed);
+                      ws.once('close', stop);
+                      if (ws.readyState !== ws.OPEN) stop();
+                    } else if (!target.destroyed) unfilmed(REASON_RECORDING_OFF);
+                  })
+                  .catch((error: unknown) =>
+                    log.warn({ err: error, recording: recording.id }, 'video capture not asked'),
+                  );
             }
           })
           .catch((error: unknown) => {

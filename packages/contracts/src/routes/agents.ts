@@ -85,6 +85,15 @@ export const HostName = z
 export const AgentState = z.enum(['connected', 'reconnecting', 'disconnected']).meta({ id: 'AgentState' });
 export type AgentState = z.infer<typeof AgentState>;
 
+/** Whether a host's RDP sessions are being filmed now, and its last capture failure (issue 18). */
+export const AgentCapture = z
+  .object({
+    filming: z.number().int().describe('RDP sessions through tunnels whose video the agent is capturing now'),
+    last_error: z.string().nullable().describe('The last capture failure, in the agent’s words'),
+    last_error_at: Timestamp.nullable(),
+  })
+  .meta({ id: 'AgentCapture' });
+
 /** An enrolled host. */
 export const Agent = z
   .object({
@@ -98,6 +107,7 @@ export const Agent = z
     last_seen: Timestamp.nullable(),
     created_at: Timestamp,
     config: HostConfig,
+    capture: AgentCapture.optional(),
   })
   .meta({ id: 'Agent' });
 

@@ -6,6 +6,11 @@ import { SESSION_KINDS } from './file-transfers.js';
 
 export const RECORDING_TYPES = ['ssh', 'rdp', 'generic', 'agent'] as const;
 
+/** How an rdp session's video stands (issue 18): the agent's capture states, or not-filmed. */
+export const VIDEO_STATES = ['waiting', 'filming', 'stopped', 'failed', 'unsupported', 'not-filmed'] as const;
+export const VideoState = z.enum(VIDEO_STATES);
+export type VideoState = z.infer<typeof VideoState>;
+
 /** A session recording as the spec's list has it (§3), plus what the gateway knows. */
 export const Recording = z
   .object({
@@ -30,6 +35,16 @@ export const Recording = z
       .nullable()
       .describe('What the SSH session’s first channel was (shell, exec, sftp, scp, forward); null for RDP and tunnels'),
     command: z.string().nullable().describe('The command of an exec or scp session'),
+    video_state: VideoState.nullable()
+      .optional()
+      .describe(
+        'rdp through a tunnel: how the agent’s capture stands (waiting, filming, stopped, failed, unsupported) or not-filmed (the session ran, or was refused, unfilmed); null when never asked',
+      ),
+    video_note: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Why the session is not filmed, or why the capture failed (at most 500 characters)'),
   })
   .meta({ id: 'Recording' });
 

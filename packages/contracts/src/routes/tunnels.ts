@@ -12,6 +12,13 @@ const Port = z
   .min(1, 'port must be from 1 to 65535')
   .max(65535, 'port must be from 1 to 65535');
 
+/**
+ * What an rdp definition does with a session its host's agent cannot film (issue 18): 'refuse'
+ * closes it (the default), 'allow' lets it go on, marked not filmed in Sessions and the audit.
+ */
+export const UnfilmedRdp = z.enum(['refuse', 'allow'], { error: 'unfilmed_rdp must be refuse or allow' });
+export type UnfilmedRdp = z.infer<typeof UnfilmedRdp>;
+
 /** A tunnel definition as the API answers it; credentials are never answered. */
 export const TunnelDefinition = z
   .object({
@@ -29,6 +36,9 @@ export const TunnelDefinition = z
     ssh_auth: z.enum(['key', 'password']).nullable().describe('ssh: how Gatehouse logs in'),
     public_key: z.string().nullable().describe('ssh with key: the public half to put in authorized_keys'),
     allow_port_forwarding: z.boolean(),
+    unfilmed_rdp: UnfilmedRdp.optional().describe(
+      'rdp: a session the agent cannot film (capture failed or unsupported, recording off for the host, no capture status within 30 s) is refused, or allowed and marked not filmed',
+    ),
     created_at: Timestamp,
   })
   .meta({ id: 'TunnelDefinition' });
@@ -57,6 +67,7 @@ export const TunnelFields = z.strictObject({
   ssh_auth: z.enum(['key', 'password']).optional().describe('ssh: key (Gatehouse generates a key pair) or password'),
   password: z.string().min(1).max(1024).optional().describe('ssh with password: write-only, stored encrypted'),
   allow_port_forwarding: z.boolean().optional(),
+  unfilmed_rdp: UnfilmedRdp.optional().describe('rdp: refuse (default) or allow sessions the agent cannot film'),
 });
 
 const idParam = z.object({ id: z.uuid({ error: 'Not a tunnel definition id' }) });

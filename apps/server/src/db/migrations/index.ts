@@ -19,6 +19,7 @@ import { sql as recordingText } from './0020-recording-text.js';
 import { sql as legalHold } from './0021-legal-hold.js';
 import { sql as instanceRelay } from './0022-instance-relay.js';
 import { sql as objectStorage } from './0023-object-storage.js';
+import { sql as captureStatus } from './0024-capture-status.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -43,4 +44,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0021-legal-hold', sql: legalHold },
   { id: '0022-instance-relay', sql: instanceRelay },
   { id: '0023-object-storage', sql: objectStorage },
+  { id: '0024-capture-status', sql: captureStatus },
 ];

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { agents, serverInstances } from '../../db/schema.js';
+import { agents, recordings, serverInstances } from '../../db/schema.js';
 
 /** Seconds without a heartbeat after which an agent counts as disconnected. */
 export const CONNECTED_WITHIN_SECONDS = 15;
@@ -48,6 +48,10 @@ export class AgentsRepository {
         lastSeenAt: agents.lastSeenAt,
         createdAt: agents.createdAt,
         config: agents.config,
+        // RDP sessions being filmed now (issue 18; the partial index recordings_filming_idx answers it).
+        filming: sql<number>`(SELECT count(*)::int FROM ${recordings} WHERE ${recordings.agentId} = ${agents.id} AND ${recordings.videoState} = 'filming' AND ${recordings.endedOn} IS NULL)`,
+        captureError: agents.captureError,
+        captureErrorAt: agents.captureErrorAt,
       })
       .from(agents)
       .leftJoin(serverInstances, eq(serverInstances.id, agents.instanceId));

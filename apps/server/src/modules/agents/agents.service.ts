@@ -27,6 +27,11 @@ function toAgent(row: AgentRow): z.infer<typeof Agent> {
     last_seen: row.lastSeenAt?.toISOString() ?? null,
     created_at: row.createdAt.toISOString(),
     config: configOf(row),
+    capture: {
+      filming: Number(row.filming ?? 0),
+      last_error: row.captureError,
+      last_error_at: row.captureErrorAt ? new Date(row.captureErrorAt).toISOString() : null,
+    },
   };
 }
 

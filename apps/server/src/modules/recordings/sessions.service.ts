@@ -42,6 +42,8 @@ export function toRecording(row: RecordingRow): z.infer<typeof Recording> {
     legal_hold: holdOf(row),
     kind: (row.kind as z.infer<typeof Recording>['kind']) ?? null,
     command: row.command,
+    video_state: (row.videoState as z.infer<typeof Recording>['video_state']) ?? null,
+    video_note: row.videoNote ?? null,
   };
 }
 

@@ -150,6 +150,7 @@ function tableColumns() {
     publicKey: t.publicKey,
     allowPortForwarding: t.allowPortForwarding,
     hostKey: t.hostKey,
+    unfilmedRdp: t.unfilmedRdp,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
   };

@@ -28,6 +28,7 @@ function toDefinition(row: TunnelWithMembers): z.infer<typeof TunnelDefinition> 
     ssh_auth: (row.sshAuth as 'key' | 'password' | null) ?? null,
     public_key: row.publicKey,
     allow_port_forwarding: row.allowPortForwarding,
+    ...(row.type === 'rdp' ? { unfilmed_rdp: row.unfilmedRdp === 'allow' ? 'allow' : 'refuse' } : {}),
     created_at: row.createdAt.toISOString(),
   };
 }
@@ -78,12 +79,17 @@ export class TunnelsService {
       throw new HttpError(400, `port is required for ${type} tunnels`, [`port is required for ${type} tunnels`]);
     if (fields.group && !(await this.groups.exists(fields.group)))
       throw new HttpError(404, `There is no group named ${fields.group}.`);
+    if (fields.unfilmed_rdp !== undefined && type !== 'rdp')
+      throw new HttpError(400, 'unfilmed_rdp applies to rdp definitions only', [
+        'unfilmed_rdp applies to rdp definitions only',
+      ]);
     const values = {
       agentId: hostId,
       port,
       ...(fields.name !== undefined ? { name: fields.name } : {}),
       ...(fields.group !== undefined ? { groupName: fields.group } : {}),
       ...(fields.allow_port_forwarding !== undefined ? { allowPortForwarding: fields.allow_port_forwarding } : {}),
+      ...(fields.unfilmed_rdp !== undefined ? { unfilmedRdp: fields.unfilmed_rdp } : {}),
     };
     if (type !== 'ssh') return values;
     const login = fields.ssh_login ?? current?.sshLogin;

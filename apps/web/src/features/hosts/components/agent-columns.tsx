@@ -7,6 +7,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AgentItem } from '../api/list-agents';
 import { ConnectionStatus, LastSeen, OsLabel } from './agent-cells';
+import { CaptureStatusCell } from './capture-cell';
 
 /** Connected first, then reconnecting, then disconnected. */
 const STATE_ORDER: Record<AgentItem['state'], number> = { connected: 0, reconnecting: 1, disconnected: 2 };
@@ -17,7 +18,7 @@ export interface AgentColumnActions {
   onDelete?: (agent: AgentItem) => void;
 }
 
-/** The agents grid's columns: connection, hostname, OS, agent version, last seen and actions. */
+/** The agents grid's columns: connection, hostname, OS, agent version, last seen, RDP filming and actions. */
 export function useAgentColumns({ onConfigure, onDelete }: AgentColumnActions): GridColDef<AgentItem>[] {
   const { t } = useTranslation();
   return useMemo<GridColDef<AgentItem>[]>(
@@ -66,6 +67,14 @@ export function useAgentColumns({ onConfigure, onDelete }: AgentColumnActions): 
         flex: 1.2,
         minWidth: 150,
         renderCell: ({ row }) => <LastSeen value={row.last_seen} connected={row.connected} />,
+      },
+      {
+        field: 'capture',
+        headerName: t('hosts.columns.capture'),
+        sortable: false,
+        flex: 1.4,
+        minWidth: 170,
+        renderCell: ({ row }) => <CaptureStatusCell capture={row.capture} />,
       },
       {
         field: 'actions',

@@ -14,6 +14,7 @@ import type { HoldAction } from '../api/legal-hold';
 import { useSessionDetail } from '../api/session-detail';
 import type { SessionRow } from '../derive';
 import { SessionActions } from './session-actions';
+import { NotFilmedAlert } from './not-filmed';
 import { SessionFacts } from './session-facts';
 import { SessionTransfers } from './session-transfers';
 
@@ -83,6 +84,7 @@ export function SessionDetailDrawer(props: SessionDetailDrawerProps) {
                 {t('sessions.detail.loadFailed', { message: errorText(detail.error) })}
               </Alert>
             ) : null}
+            <NotFilmedAlert row={shown} />
             <SessionActions
               row={shown}
               detail={detail.data?.id === shown.id ? detail.data : undefined}

@@ -9,7 +9,15 @@ import type { SessionRow } from '../derive';
 import { formatBytes, isLive, sessionType } from '../derive';
 import { ChannelKindLabel, DurationText, StatusChip, TypeLabel } from './session-cells';
 
-const END_REASONS = ['client-closed', 'closed', 'terminated', 'host-disconnected', 'server-stopped', 'recovered'];
+const END_REASONS = [
+  'client-closed',
+  'closed',
+  'terminated',
+  'host-disconnected',
+  'server-stopped',
+  'recovered',
+  'not-filmed',
+];
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -8,6 +8,7 @@ import type { HostOption } from '../api/tunnel-options';
 import type { TunnelErrors, TunnelField, TunnelForm } from '../form/tunnel-form';
 import { DEFAULT_PORTS, withType } from '../form/tunnel-form';
 import { SshFields } from './ssh-fields';
+import { UnfilmedRdpField } from './unfilmed-rdp-field';
 
 /** Props of the definition fields. */
 export interface TunnelFormFieldsProps {
@@ -108,6 +109,9 @@ export function TunnelFormFields(props: TunnelFormFieldsProps) {
         </TextField>
       ) : null}
       {form.type === 'ssh' ? <SshFields form={form} errors={errors} editing={editing} onChange={onChange} /> : null}
+      {form.type === 'rdp' ? (
+        <UnfilmedRdpField value={form.unfilmedRdp} onChange={(unfilmedRdp) => onChange({ unfilmedRdp })} />
+      ) : null}
     </Stack>
   );
 }

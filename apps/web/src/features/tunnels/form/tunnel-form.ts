@@ -19,7 +19,12 @@ export interface TunnelForm {
   password: string;
   /** ssh: users may forward ports (ssh -L) to the host's whitelisted ports, on the record. */
   allowPortForwarding: boolean;
+  /** rdp: a session the agent cannot film is refused, or allowed and marked not filmed (issue 18). */
+  unfilmedRdp: UnfilmedRdp;
 }
+
+/** What an rdp definition does with sessions that cannot be filmed. */
+export type UnfilmedRdp = 'refuse' | 'allow';
 
 /** A message id with its values. */
 export interface FieldError {
@@ -48,6 +53,7 @@ export function emptyForm(type: TunnelType = 'ssh'): TunnelForm {
     sshAuth: 'key',
     password: '',
     allowPortForwarding: false,
+    unfilmedRdp: 'refuse',
   };
 }
 
@@ -63,6 +69,7 @@ export function formFrom(item: TunnelItem): TunnelForm {
     sshAuth: item.ssh_auth ?? 'key',
     password: '',
     allowPortForwarding: item.allow_port_forwarding,
+    unfilmedRdp: item.unfilmed_rdp ?? 'refuse',
   };
 }
 
@@ -102,6 +109,7 @@ export function toBody(form: TunnelForm, withGroup: boolean): CreateTunnelBody {
   const body: CreateTunnelBody = { name: form.name.trim(), host_id: form.hostId };
   if (port !== '') body.port = Number(port);
   if (withGroup) body.group = form.group === '' ? null : form.group;
+  if (form.type === 'rdp') body.unfilmed_rdp = form.unfilmedRdp;
   if (form.type === 'ssh') {
     body.ssh_login = form.sshLogin.trim();
     body.ssh_auth = form.sshAuth;
