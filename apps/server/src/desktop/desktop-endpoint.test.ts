@@ -187,4 +187,25 @@ describe.skipIf(skip)('browser desktops at the gateway', () => {
       15_000,
     );
   }, 60_000);
+
+  // Last: the server drains (SIGTERM) and stops taking desktops.
+  it('draining ends an open desktop with 1001 and its recording finished, and refuses new ones', async () => {
+    const { client, answer } = await openDesktop(rig.connectUrl(), {
+      token: zara,
+      username: 'zara',
+      password: 'rdp-secret-4',
+      ...SIZE,
+    });
+    expect(answer).toMatchObject({ ready: true });
+    const recordingId = answer.recording_id as string;
+    const outcome = await rig.server.drain(0);
+    expect(outcome.ended.tunnels).toBe(1);
+    expect((await client.closed).code).toBe(1001);
+    const row = await rig.server.services.repositories.recordings.find(recordingId);
+    expect(row?.endedOn).toBeTruthy();
+    const late = await openDesktop(rig.connectUrl(), { token: zara, username: 'zara', password: 'x', ...SIZE });
+    expect(late.answer.error).toMatch(/shutting down/);
+    expect((await late.client.closed).code).toBe(4503);
+    expect(desktopChildren()).toEqual([]);
+  }, 60_000);
 });
