@@ -21,6 +21,8 @@ export default defineConfig({
   },
   server: {
     proxy: {
+      // The browser desktop's WebSockets (features/desktop) come before the rest of the API.
+      '/api/desktop': { target: server, changeOrigin: true, ws: true },
       '/api': { target: server, changeOrigin: true },
       '/sso': { target: server, changeOrigin: true },
       '/socket.io': { target: server, changeOrigin: true, ws: true },
