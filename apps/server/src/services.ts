@@ -27,6 +27,7 @@ import { LdapService } from './modules/sso/ldap.service.js';
 import { ExternalAccounts } from './modules/sso/external-accounts.js';
 import { ExternalGrantsRepository } from './modules/sso/external-grants.repository.js';
 import { OidcService } from './modules/sso/oidc.service.js';
+import { VideoService } from './recordings/video.service.js';
 import { SamlService } from './modules/sso/saml.service.js';
 import { SsoConfigService } from './modules/sso/sso-config.service.js';
 import { SsoFlowService } from './modules/sso/sso-flow.service.js';
@@ -177,6 +178,9 @@ export function createServices(database: Database, options: ServiceOptions) {
       )
     : undefined;
   recordings.objects = recordingObjects;
+  // RDP video pieces, digested and chained as they are committed, signed when final (issue 18).
+  const videos = new VideoService(database, recordingObjects, async () => (await gatewayKeys.keys()).signingKey);
+  recordings.videos = videos;
   const mediaTickets = new MediaTickets(options.secretKey);
   const ssoConfig = new SsoConfigService(
     settingsRepository,
@@ -250,6 +254,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     gatewayKeys,
     recordings,
     recordingObjects,
+    videos,
     repositories: {
       recordings: recordingsRepository,
       fileTransfers,

@@ -315,7 +315,29 @@ export const recordings = pgTable('recordings', {
   videoState: text('video_state'),
   /** Why (failed, unsupported, not-filmed), at most 500 characters without control characters. */
   videoNote: text('video_note'),
+  /** Pieces of its RDP video committed (migration 0025, recording_video_pieces). */
+  videoPieces: integer('video_pieces').notNull().default(0),
+  /** The video chain's last link (chain.ts videoChainNext); null before its first piece. */
+  videoChainHead: text('video_chain_head'),
+  /** The signed video manifest (chain.ts SignedVideoManifest), once final or cut. */
+  videoManifest: jsonb('video_manifest'),
 });
+
+/** Each committed piece of a recording's RDP video: where, its SHA-256, its chain link (migration 0025). */
+export const recordingVideoPieces = pgTable(
+  'recording_video_pieces',
+  {
+    recordingId: uuid('recording_id')
+      .notNull()
+      .references(() => recordings.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    byteOffset: bigint('byte_offset', { mode: 'number' }).notNull(),
+    length: integer('length').notNull(),
+    sha256: text('sha256').notNull(),
+    chain: text('chain').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.recordingId, t.seq] })],
+);
 
 /**
  * Signed checkpoints of live recordings (migration 0018, chain.ts SignedCheckpoint): at `at` the

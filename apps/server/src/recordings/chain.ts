@@ -50,6 +50,18 @@ export interface ManifestBody {
   chunks: number;
   chain_head: string;
   end_reason: string;
+  /**
+   * The RDP video as committed when the manifest was signed, only when its upload was already
+   * final then (video.service.ts); its own signed video manifest covers it in every case.
+   */
+  video?: ManifestVideo;
+}
+
+/** A final video's totals, as a terminal manifest states them. */
+export interface ManifestVideo {
+  bytes: number;
+  pieces: number;
+  chain_head: string;
 }
 
 /** A manifest with its Ed25519 signature (base64) and the public key (PEM) that checks it. */
@@ -58,10 +70,20 @@ export interface SignedManifest extends ManifestBody {
   public_key: string;
 }
 
-/** The signed bytes of a body: its JSON with the keys sorted (manifests and checkpoints alike). */
-function canonical(body: ManifestBody | CheckpointBody): Buffer {
-  const ordered = Object.fromEntries(Object.entries(body).sort(([a], [b]) => a.localeCompare(b)));
-  return Buffer.from(JSON.stringify(ordered));
+/** A value with the keys of its objects sorted, at every depth (JSONB answers keys in its own order). */
+function sorted(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sorted);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => [k, sorted(v)]),
+  );
+}
+
+/** The signed bytes of a body: its JSON with the keys sorted (manifests, checkpoints, video manifests). */
+function canonical(body: ManifestBody | CheckpointBody | VideoManifestBody): Buffer {
+  return Buffer.from(JSON.stringify(sorted(body)));
 }
 
 /** Signs a manifest with the server's Ed25519 key (PKCS#8 PEM, or parsed once by a caller signing many). */
@@ -129,4 +151,103 @@ export function keyFingerprint(key: string | KeyObject): string {
   const publicKey = typeof key !== 'string' && key.type === 'public' ? key : createPublicKey(key);
   const der = publicKey.export({ type: 'spki', format: 'der' });
   return `SHA256:${createHash('sha256').update(der).digest('base64').replace(/=+$/, '')}`;
+}
+
+/** The start of a video's piece chain: its recording's id hashed (never equal to the cast chain's start). */
+export function videoChainStart(recordingId: string): string {
+  return createHash('sha256').update(`gatehouse-video:${recordingId}`).digest('hex');
+}
+
+/**
+ * The next link of a video's piece chain: SHA-256 over the previous link (32 bytes), the piece's
+ * offset and length (each 8 bytes, unsigned big-endian) and the piece's SHA-256 (32 bytes). A
+ * changed, moved, dropped or reordered piece changes every link after it.
+ */
+export function videoChainNext(previous: string, offset: number, length: number, sha256: string): string {
+  const numbers = Buffer.alloc(16);
+  numbers.writeBigUInt64BE(BigInt(offset), 0);
+  numbers.writeBigUInt64BE(BigInt(length), 8);
+  return createHash('sha256')
+    .update(Buffer.from(previous, 'hex'))
+    .update(numbers)
+    .update(Buffer.from(sha256, 'hex'))
+    .digest('hex');
+}
+
+/** One committed piece of a video (recording_video_pieces; a `.mp4.chain` line). */
+export interface VideoPiece {
+  seq: number;
+  offset: number;
+  length: number;
+  sha256: string;
+  chain: string;
+}
+
+/** A `.mp4.chain` line: `seq offset length sha256 chain` and a newline. */
+export function videoPieceLine(piece: VideoPiece): string {
+  return `${piece.seq} ${piece.offset} ${piece.length} ${piece.sha256} ${piece.chain}\n`;
+}
+
+/** A `.mp4.chain` line read back (without its newline), or undefined when it is not one. */
+export function parseVideoPieceLine(line: string): VideoPiece | undefined {
+  const match = /^(\d{1,15}) (\d{1,16}) (\d{1,16}) ([0-9a-f]{64}) ([0-9a-f]{64})$/.exec(line);
+  if (!match) return undefined;
+  const [, seq, offset, length, sha256, chain] = match;
+  const piece = { seq: Number(seq), offset: Number(offset), length: Number(length), sha256: sha256!, chain: chain! };
+  return Number.isSafeInteger(piece.offset + piece.length) ? piece : undefined;
+}
+
+/**
+ * What a video manifest states: the recording's video was `bytes` long in `pieces` pieces whose
+ * chain ends at `chain_head`; `end` is 'final' when the uploader said it was complete, 'cut' when
+ * it never did and the server signed what was committed after a grace period.
+ */
+export interface VideoManifestBody {
+  statement: 'gatehouse-video';
+  recording_id: string;
+  bytes: number;
+  pieces: number;
+  chain_head: string;
+  end: 'final' | 'cut';
+  signed_at: string;
+  key_fingerprint: string;
+}
+
+/** A video manifest with its Ed25519 signature (base64) and the public key (PEM). */
+export interface SignedVideoManifest extends VideoManifestBody {
+  signature: string;
+  public_key: string;
+}
+
+/** Signs a video manifest with the recording signing key (as terminal manifests are signed). */
+export function signVideoManifest(
+  body: Omit<VideoManifestBody, 'statement' | 'key_fingerprint' | 'signed_at'> & { signed_at?: string },
+  privateKey: string | KeyObject,
+): SignedVideoManifest {
+  const key = typeof privateKey === 'string' ? createPrivateKey(privateKey) : privateKey;
+  const publicKey = createPublicKey(key);
+  const clean: VideoManifestBody = {
+    statement: 'gatehouse-video',
+    recording_id: body.recording_id,
+    bytes: body.bytes,
+    pieces: body.pieces,
+    chain_head: body.chain_head,
+    end: body.end,
+    signed_at: body.signed_at ?? new Date().toISOString(),
+    key_fingerprint: keyFingerprint(publicKey),
+  };
+  const signature = sign(null, canonical(clean), key).toString('base64');
+  return { ...clean, signature, public_key: publicKey.export({ type: 'spki', format: 'pem' }).toString() };
+}
+
+/** True when a video manifest's signature matches its statements and the given public key. */
+export function videoManifestValid(manifest: SignedVideoManifest, publicKeyPem: string | KeyObject): boolean {
+  const { signature, public_key: _ignored, ...body } = manifest;
+  if (body.statement !== 'gatehouse-video') return false;
+  try {
+    const key = typeof publicKeyPem === 'string' ? createPublicKey(publicKeyPem) : publicKeyPem;
+    return verify(null, canonical(body), key, Buffer.from(signature, 'base64'));
+  } catch {
+    return false;
+  }
 }

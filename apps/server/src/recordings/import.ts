@@ -98,8 +98,8 @@ export class RecordingWriter {
   /** Creates both files (never over existing ones); the header is written with the first flush. */
   static async create(file: string, id: string, header: ImportHeader): Promise<RecordingWriter> {
     const head = Buffer.from(headerLine(header));
-    const cast = await fs.open(file, 'wx', 0o640);
-    const chain = await fs.open(`${file}.chain`, 'wx', 0o640).catch(async (error: unknown) => {
+    const cast = await fs.open(file, 'wx', 0o600);
+    const chain = await fs.open(`${file}.chain`, 'wx', 0o600).catch(async (error: unknown) => {
       await cast.close();
       await fs.rm(file, { force: true });
       throw error;
@@ -192,6 +192,6 @@ export async function writeManifest(
   signingKey: string | KeyObject,
 ): Promise<SignedManifest> {
   const manifest = signManifest(body, signingKey);
-  await fs.writeFile(`${file}.manifest.json`, JSON.stringify(manifest, null, 2));
+  await fs.writeFile(`${file}.manifest.json`, JSON.stringify(manifest, null, 2), { mode: 0o600 });
   return manifest;
 }

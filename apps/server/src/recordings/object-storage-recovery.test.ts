@@ -9,7 +9,7 @@ import { eventually } from '../test/agent-process.js';
 import { type TestServer, startTestServer, testConfig } from '../test/harness.js';
 import { startS3Server } from '../test/s3-server.js';
 import { objectStorageFromEnv } from './object-store.js';
-import { VideoService, videoPathOf } from './video.service.js';
+import { videoPathOf } from './video.service.js';
 
 const BUCKET = 'gatehouse-recovery';
 
@@ -113,7 +113,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('recovery from object segments o
       width: 1024,
       height: 768,
     });
-    const videos = new VideoService(a.services.database, a.services.recordingObjects);
+    const videos = a.services.videos;
     const pieces = [Buffer.alloc(3000, 1), Buffer.alloc(5000, 2), Buffer.alloc(2000, 3)];
     const whole = Buffer.concat(pieces);
     let offset = 0;

@@ -103,8 +103,8 @@ export class Recorder extends EventEmitter {
       env: { TERM: header.term ?? 'xterm-256color', SHELL: '/bin/sh' },
       ...(header.title ? { title: header.title } : {}),
     })}\n`;
-    await fs.writeFile(file, line, { mode: 0o640, flag: 'wx' });
-    await fs.writeFile(`${file}.chain`, '', { mode: 0o640, flag: 'wx' });
+    await fs.writeFile(file, line, { mode: 0o600, flag: 'wx' });
+    await fs.writeFile(`${file}.chain`, '', { mode: 0o600, flag: 'wx' });
     return new Recorder(file, recordingId, line);
   }
 

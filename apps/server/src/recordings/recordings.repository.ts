@@ -1,7 +1,7 @@
 import { type SQL, and, asc, eq, gte, ilike, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { recordingCheckpoints, recordings } from '../db/schema.js';
-import type { SignedCheckpoint } from './chain.js';
+import { recordingCheckpoints, recordingVideoPieces, recordings } from '../db/schema.js';
+import type { SignedCheckpoint, VideoPiece } from './chain.js';
 
 /** A recording row. */
 export type RecordingRow = typeof recordings.$inferSelect;
@@ -68,6 +68,16 @@ export class RecordingsRepository {
       .where(and(eq(recordings.storage, 'local'), isNotNull(recordings.objectKey), isNotNull(recordings.endedOn)))
       .orderBy(asc(recordings.endedOn))
       .limit(limit);
+  }
+
+  /** The committed pieces of a recording's RDP video, in order (migration 0025). */
+  async videoPieces(id: string): Promise<VideoPiece[]> {
+    const rows = await this.db
+      .select()
+      .from(recordingVideoPieces)
+      .where(eq(recordingVideoPieces.recordingId, id))
+      .orderBy(asc(recordingVideoPieces.seq));
+    return rows.map((r) => ({ seq: r.seq, offset: r.byteOffset, length: r.length, sha256: r.sha256, chain: r.chain }));
   }
 
   /** One recording. */

@@ -66,6 +66,11 @@ export class RecordingsService extends EventEmitter {
    * segments, ended ones as final objects, and their local files are removed (ADR 0008).
    */
   objects: RecordingObjects | undefined;
+  /**
+   * RDP videos (services.ts sets it): the recovery sweep also signs, as cut, the videos of ended
+   * sessions whose upload never said final (video.service.ts sealAbandoned).
+   */
+  videos: { sealAbandoned(): Promise<number> } | undefined;
 
   constructor(
     private readonly repository: RecordingsRepository,
@@ -205,9 +210,10 @@ export class RecordingsService extends EventEmitter {
       chunks: totals.chunks,
       chain_head: totals.chainHead,
       end_reason: reason,
+      ...(live.row.type === 'rdp' ? await this.finalVideo(live.id) : {}),
     };
     const manifest = signManifest(body, await this.signingKey());
-    await fs.writeFile(`${live.row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
+    await fs.writeFile(`${live.row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2), { mode: 0o600 });
     const finished = {
       endedOn: new Date(body.ended_on),
       bytes: totals.bytes,
@@ -222,6 +228,17 @@ export class RecordingsService extends EventEmitter {
     this.emit('ended', live.id, reason);
     this.store(live.id);
     return manifest;
+  }
+
+  /**
+   * An RDP session's video when its upload was final before the session ended (the gateway's own
+   * capture usually is): its totals go into the terminal manifest too. A video still arriving is
+   * covered by its own signed video manifest alone (video.service.ts).
+   */
+  private async finalVideo(id: string): Promise<Pick<ManifestBody, 'video'>> {
+    const row = await this.repository.find(id).catch(() => undefined);
+    if (!row?.videoFinal || !row.videoChainHead || row.videoManifest === null) return {};
+    return { video: { bytes: row.videoBytes, pieces: row.videoPieces, chain_head: row.videoChainHead } };
   }
 
   /**
@@ -246,6 +263,11 @@ export class RecordingsService extends EventEmitter {
         this.log.error({ err: error, recording: row.id }, 'could not recover a recording');
       }
     }
+    const cut = await this.videos?.sealAbandoned().catch((error: unknown) => {
+      logFailure(this.log, error, 'unfinished videos not signed');
+      return 0;
+    });
+    if (cut) this.log.info({ videos: cut }, 'videos whose upload never completed signed as cut');
     return orphans.length;
   }
 
@@ -307,7 +329,7 @@ export class RecordingsService extends EventEmitter {
       end_reason: 'recovered',
     };
     const manifest = signManifest(body, await this.signingKey());
-    await fs.writeFile(`${row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
+    await fs.writeFile(`${row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2), { mode: 0o600 });
     await this.repository.finish(row.id, {
       ...(row.storagePath === original.storagePath ? {} : { storagePath: row.storagePath }),
       endedOn: row.lastFlushAt,
@@ -445,7 +467,7 @@ export class RecordingsService extends EventEmitter {
     await fs.writeFile(`${live.row.storagePath}.chain`, chain.length > 0 ? `${chain.join('\n')}\n` : '');
     await fs.truncate(live.row.storagePath, row.bytes);
     const manifest = row.manifest as SignedManifest;
-    await fs.writeFile(`${live.row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2));
+    await fs.writeFile(`${live.row.storagePath}.manifest.json`, JSON.stringify(manifest, null, 2), { mode: 0o600 });
     this.log.warn({ recording: live.id }, 'a recording recovered by another instance: output after that was cut');
     this.emit('ended', live.id, row.endReason ?? 'recovered');
     this.store(live.id);

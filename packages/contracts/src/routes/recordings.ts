@@ -111,6 +111,18 @@ export const RecordingIntegrity = z
     message: z.string(),
     checked_bytes: z.number().int(),
     chunks: z.number().int(),
+    video: z
+      .object({
+        status: z.enum(['intact', 'tampered', 'uploading', 'uncovered']),
+        message: z.string(),
+        bytes: z.number().int(),
+        pieces: z.number().int(),
+        cut: z.boolean().describe('The upload never completed: the server signed what it had committed'),
+      })
+      .optional()
+      .describe(
+        'An rdp session’s video: its pieces’ digests, chain and signed video manifest. A tampered video makes the whole status tampered.',
+      ),
   })
   .meta({ id: 'RecordingIntegrity' });
 

@@ -20,6 +20,7 @@ import { sql as legalHold } from './0021-legal-hold.js';
 import { sql as instanceRelay } from './0022-instance-relay.js';
 import { sql as objectStorage } from './0023-object-storage.js';
 import { sql as captureStatus } from './0024-capture-status.js';
+import { sql as videoEvidence } from './0025-video-evidence.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -45,4 +46,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0022-instance-relay', sql: instanceRelay },
   { id: '0023-object-storage', sql: objectStorage },
   { id: '0024-capture-status', sql: captureStatus },
+  { id: '0025-video-evidence', sql: videoEvidence },
 ];

@@ -1,13 +1,15 @@
-import { createPrivateKey } from 'node:crypto';
+import { type KeyObject, createPrivateKey, createPublicKey } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { HttpError } from '../../http/errors.js';
 import { bundleFileName, evidenceBundle, fileDigest } from '../../recordings/bundle.js';
-import { type SignedManifest, keyFingerprint } from '../../recordings/chain.js';
+import { type SignedManifest, type SignedVideoManifest, keyFingerprint } from '../../recordings/chain.js';
 import type { RecordingRow, RecordingsRepository } from '../../recordings/recordings.repository.js';
 import type { RecordingObjects } from '../../recordings/recording-objects.js';
 import { storageError } from '../../recordings/object-store.js';
 import { playbackOf, videoPathOf } from '../../recordings/video.service.js';
+import { verifyVideo } from '../../recordings/video-verify.js';
 import type { Principal } from '../auth/principal.js';
 import type { SessionsService } from './sessions.service.js';
 
@@ -84,6 +86,7 @@ export class EvidenceBundles {
     if (row.hasVideo && row.videoBytes > 0) {
       if (playbackOf(row).live)
         throw new HttpError(409, 'The session’s video is still being uploaded: try again once it is complete.');
+      await this.videoMatchesItsSignature(row, castPath, signingKey);
       video = await fileDigest(videoPathOf(castPath), row.videoBytes).catch(() => {
         throw new HttpError(404, 'The session’s video is missing from the recording storage.');
       });
@@ -99,5 +102,42 @@ export class EvidenceBundles {
       signingKey,
     });
     return { fileName: bundleFileName(row.id), size, stream };
+  }
+
+  /**
+   * The bundle signs a statement of the video as it is now: only once the video matches the
+   * digests committed piece by piece and its signed video manifest (migration 0025), so a bundle
+   * never vouches for a changed video. Videos stored before digests existed are bundled as they are.
+   */
+  private async videoMatchesItsSignature(row: RecordingRow, castPath: string, key: KeyObject): Promise<void> {
+    const videoManifest = row.videoManifest as SignedVideoManifest | null;
+    if (row.videoChainHead === null && !videoManifest) return;
+    if (!videoManifest)
+      throw new HttpError(
+        409,
+        'The session’s video is not signed yet (still uploading, or signed as cut 10 minutes after the session ended): try again then.',
+      );
+    const file = videoPathOf(castPath);
+    const found = await verifyVideo({
+      recordingId: row.id,
+      manifest: videoManifest,
+      publicKey: createPublicKey(key),
+      pieces: await this.rows.videoPieces(row.id),
+      open: async () =>
+        (await fs.stat(file).then(
+          () => true,
+          () => false,
+        ))
+          ? createReadStream(file)
+          : undefined,
+      committed: { bytes: row.videoBytes, pieces: row.videoPieces, chainHead: row.videoChainHead },
+      terminal: (row.manifest as SignedManifest | null)?.video,
+      final: true,
+    });
+    if (found.status !== 'intact')
+      throw new HttpError(
+        409,
+        `The session’s video does not match its signed digests, so no bundle vouches for it: ${found.problems.join('; ')}.`,
+      );
   }
 }

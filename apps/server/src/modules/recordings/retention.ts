@@ -3,7 +3,7 @@ import { and, eq, inArray, isNotNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { recordings } from '../../db/schema.js';
-import { videoPathOf } from '../../recordings/video.service.js';
+import { videoChainPathOf, videoManifestPathOf, videoPathOf } from '../../recordings/video.service.js';
 import type { RecordingObjects } from '../../recordings/recording-objects.js';
 import { storageError } from '../../recordings/object-store.js';
 import type { AuditRepository } from '../audit/audit.repository.js';
@@ -67,6 +67,8 @@ export class RecordingRetention {
             `${row.storagePath}.chain`,
             `${row.storagePath}.manifest.json`,
             videoPathOf(row.storagePath),
+            videoManifestPathOf(row.storagePath),
+            videoChainPathOf(row.storagePath),
           ].map((file) => fs.rm(file, { force: true })),
         );
         if (row.objectKey && this.objects) {

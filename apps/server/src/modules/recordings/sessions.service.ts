@@ -1,9 +1,10 @@
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import type { CastEvent, QueryOf, Recording, RecordingDetail, RecordingIntegrity, Routes } from '@gatehouse/contracts';
 import type { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import { CastFile, castTail, completeSize, searchCast } from '../../recordings/cast-file.js';
-import type { SignedManifest } from '../../recordings/chain.js';
+import type { SignedManifest, SignedVideoManifest } from '../../recordings/chain.js';
 import type {
   KeysetPosition,
   RecordingFilter,
@@ -14,6 +15,8 @@ import type {
 import { ScanQueue } from '../../recordings/scan-queue.js';
 import { type KnownSigningKey, manifestKey } from '../../recordings/signing-keys.js';
 import { verifyRecording } from '../../recordings/verify.js';
+import { type VideoVerification, verifyVideo } from '../../recordings/video-verify.js';
+import { videoPathOf } from '../../recordings/video.service.js';
 import { storageError } from '../../recordings/object-store.js';
 
 import type { RecordingsService } from '../../recordings/recordings.service.js';
@@ -24,6 +27,9 @@ import { holdOf } from './legal-hold.service.js';
 
 /** Most of a recording's tail a watcher gets on attaching: a terminal's 5,000 lines of scrollback and more. */
 export const REPLAY_BYTES = 2 * 1024 * 1024;
+
+/** How far past a video's committed length a check reads from object storage (to find bytes added there). */
+const VIDEO_SLACK_BYTES = 64 * 1024 * 1024;
 
 /** A recording row as the session list shows it (also search across recordings). */
 export function toRecording(row: RecordingRow): z.infer<typeof Recording> {
@@ -267,13 +273,104 @@ export class SessionsService {
       });
     if (!result) throw new HttpError(503, 'This server is verifying many recordings right now; try again in a minute.');
     if (trust.problem) result.problems.unshift(trust.problem);
-    return result.problems.length === 0
-      ? integrity(
-          'intact',
-          `Intact: ${manifest.chunks} chunks and ${manifest.bytes} bytes match the signed manifest.`,
-          file.size,
+    const video = await this.verifyVideo(row, manifest, keys);
+    const answer =
+      result.problems.length === 0
+        ? integrity(
+            'intact',
+            `Intact: ${manifest.chunks} chunks and ${manifest.bytes} bytes match the signed manifest.`,
+            file.size,
+          )
+        : integrity('tampered', `Tampered: ${result.problems.join('; ')}.`, file.size);
+    if (!video) return answer;
+    // A tampered video is a tampered recording: the badge, the API and the CLI say so alike.
+    if (video.status === 'tampered' && answer.status === 'intact')
+      return { ...answer, status: 'tampered', message: `Tampered: ${video.message}`, video };
+    return { ...answer, video };
+  }
+
+  /**
+   * An rdp session's video checked against its committed pieces (their SHA-256 and chain), its
+   * signed video manifest and the terminal manifest's statement of it; undefined without video.
+   * Read from the local file, or from object storage (the joined object or its pieces).
+   */
+  private async verifyVideo(
+    row: RecordingRow,
+    manifest: SignedManifest,
+    keys: { active: string; known: KnownSigningKey[] },
+  ): Promise<z.infer<typeof RecordingIntegrity>['video']> {
+    const videoManifest = row.videoManifest as SignedVideoManifest | null;
+    if (row.type !== 'rdp' || (row.videoBytes === 0 && !videoManifest)) return undefined;
+    const answer = (status: VideoVerification['status'], message: string, found?: VideoVerification) => ({
+      status,
+      message,
+      bytes: found?.bytes ?? row.videoBytes,
+      pieces: found?.pieces ?? row.videoPieces,
+      cut: videoManifest?.end === 'cut',
+    });
+    if (row.videoChainHead === null && !videoManifest)
+      return answer(
+        'uncovered',
+        'The video was stored before video digests existed (migration 0025): no signature covers it.',
+      );
+    const trust = videoManifest
+      ? manifestKey(
+          { public_key: videoManifest.public_key } as SignedManifest,
+          keys.known,
+          new Date(videoManifest.signed_at),
         )
-      : integrity('tampered', `Tampered: ${result.problems.join('; ')}.`, file.size);
+      : { key: undefined, problem: undefined };
+    const objects = this.recordings.objects;
+    const local = videoPathOf(row.storagePath);
+    const key = row.objectKey;
+    const open = async (): Promise<AsyncIterable<Buffer> | undefined> => {
+      if (
+        await fs.stat(local).then(
+          () => true,
+          () => false,
+        )
+      )
+        return createReadStream(local);
+      if (!objects || !key) return undefined;
+      // Past the committed length too: bytes added after the signature are a finding.
+      return objectRead(() => objects.readVideo(key, 0, Math.max(row.videoBytes, 1) + VIDEO_SLACK_BYTES));
+    };
+    const found = await this.verifications
+      .run(async () =>
+        verifyVideo({
+          recordingId: row.id,
+          manifest: videoManifest,
+          publicKey: trust.key?.publicKey ?? keys.active,
+          pieces: await this.rows.videoPieces(row.id),
+          open,
+          committed: { bytes: row.videoBytes, pieces: row.videoPieces, chainHead: row.videoChainHead },
+          terminal: manifest.video,
+          final: row.videoFinal,
+        }),
+      )
+      .catch((error: NodeJS.ErrnoException) => {
+        if (error instanceof HttpError) throw error;
+        throw new HttpError(503, `The video storage could not be read (${error.code ?? error.message}).`);
+      });
+    if (!found) throw new HttpError(503, 'This server is verifying many recordings right now; try again in a minute.');
+    if (trust.problem) {
+      found.problems.unshift(trust.problem.replace('the manifest', 'the video manifest'));
+      found.status = 'tampered';
+    }
+    if (found.status === 'tampered') return answer('tampered', `the video: ${found.problems.join('; ')}.`, found);
+    if (found.status === 'uploading')
+      return answer(
+        'uploading',
+        `The video is still being uploaded (${found.pieces} pieces, ${found.bytes} bytes so far match their digests): ` +
+          'it is signed when complete, or as cut once the session has ended and nothing arrived for 10 minutes.',
+        found,
+      );
+    return answer(
+      'intact',
+      `The video is covered: ${found.pieces} pieces and ${found.bytes} bytes match the signed video manifest` +
+        `${videoManifest?.end === 'cut' ? ' (its upload never completed: what arrived was signed as cut)' : ''}.`,
+      found,
+    );
   }
 
   /** The recording a watcher asks for, after the permission and the object check. */

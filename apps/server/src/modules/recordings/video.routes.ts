@@ -4,7 +4,7 @@ import { uploadRecordingVideo } from '@gatehouse/contracts';
 import type { Handlers } from '../../http/bind-routes.js';
 import { HttpError } from '../../http/errors.js';
 import { sendFile } from '../../http/send-file.js';
-import { MAX_VIDEO_PIECE_BYTES, VideoService, playbackOf, videoPathOf } from '../../recordings/video.service.js';
+import { MAX_VIDEO_PIECE_BYTES, playbackOf, videoPathOf } from '../../recordings/video.service.js';
 import type { Services } from '../../services.js';
 import { objectStream } from './recordings.routes.js';
 
@@ -28,7 +28,7 @@ export function installVideoUpload(app: FastifyInstance): void {
 export function videoHandlers(
   s: Services,
 ): Pick<Handlers, 'uploadRecordingVideo' | 'getRecordingVideo' | 'playbackAvailable'> {
-  const videos = new VideoService(s.database, s.recordingObjects);
+  const videos = s.videos;
   return {
     uploadRecordingVideo: async ({ params, query, body, request }) => {
       const agent = request.agent;

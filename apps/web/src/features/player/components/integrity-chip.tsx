@@ -11,6 +11,13 @@ const COLORS = {
   live: 'info',
 } as const;
 
+const VIDEO_COLORS = {
+  intact: 'success',
+  tampered: 'error',
+  uploading: 'info',
+  uncovered: 'warning',
+} as const;
+
 /** The recording's integrity against its hash chain and signed manifest, with the server's reason. */
 export function IntegrityChip({ recordingId }: { recordingId: string }) {
   const { t } = useTranslation();
@@ -22,8 +29,8 @@ export function IntegrityChip({ recordingId }: { recordingId: string }) {
         <Chip size="small" variant="outlined" color="warning" label={t('player.integrity.failed')} />
       </Tooltip>
     );
-  const { status, message } = integrity.data;
-  return (
+  const { status, message, video } = integrity.data;
+  const chip = (
     <Tooltip title={message}>
       <Chip
         size="small"
@@ -33,5 +40,26 @@ export function IntegrityChip({ recordingId }: { recordingId: string }) {
         label={`${t('player.integrity.label')}: ${t(`player.integrity.${status}`)}`}
       />
     </Tooltip>
+  );
+  if (!video) return chip;
+  // An rdp session's video: whether the signature covers it (a tampered one already made the status tampered).
+  const videoText =
+    video.cut && video.status === 'intact'
+      ? t('player.integrityVideo.cut')
+      : t(`player.integrityVideo.${video.status}`);
+  return (
+    <>
+      {chip}
+      <Tooltip title={video.message}>
+        <Chip
+          size="small"
+          variant="outlined"
+          color={VIDEO_COLORS[video.status]}
+          data-testid="integrity-video"
+          data-status={video.status}
+          label={`${t('player.integrityVideo.label')}: ${videoText}`}
+        />
+      </Tooltip>
+    </>
   );
 }
