@@ -286,6 +286,7 @@ export class SessionsService {
     // A tampered video is a tampered recording: the badge, the API and the CLI say so alike.
     if (video.status === 'tampered' && answer.status === 'intact')
       return { ...answer, status: 'tampered', message: `Tampered: ${video.message}`, video };
+    if (video.status === 'tampered') return { ...answer, message: `${answer.message} And ${video.message}`, video };
     return { ...answer, video };
   }
 
