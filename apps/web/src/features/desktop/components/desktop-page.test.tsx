@@ -323,7 +323,9 @@ describe('DesktopPage', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Disconnect?' });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(rfb.disconnect).not.toHaveBeenCalled();
-    fireEvent.click(screen.getByRole('button', { name: 'Disconnect' }));
+    // The rest of the page is hidden from assistive tech until the dialog has gone.
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    fireEvent.click(await screen.findByRole('button', { name: 'Disconnect' }));
     fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Disconnect' }));
     expect(rfb.disconnect).toHaveBeenCalled();
     expect(socket.closedByClient).toBe(true);
