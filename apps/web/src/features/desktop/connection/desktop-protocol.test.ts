@@ -19,7 +19,7 @@ describe('desktop protocol', () => {
   });
 
   it('reads each close code as the protocol names it', () => {
-    const kinds = [4001, 4003, 4400, 4401, 4403, 4502, 4503, 1001, 1000, 1006, 4999].map(
+    const kinds = [4001, 4003, 4400, 4401, 4403, 4404, 4502, 4503, 1001, 1000, 1006, 4999].map(
       (code) => endOfClose(code, '', null).kind,
     );
     expect(kinds).toEqual([
@@ -28,6 +28,7 @@ describe('desktop protocol', () => {
       'badInput',
       'signIn',
       'notAdmitted',
+      'notFound',
       'hostFailed',
       'unsupported',
       'serverStopping',

@@ -42,6 +42,7 @@ export type DesktopEndKind =
   | 'badInput'
   | 'signIn'
   | 'notAdmitted'
+  | 'notFound'
   | 'hostFailed'
   | 'unsupported'
   | 'serverStopping'
@@ -62,6 +63,8 @@ const KIND_BY_CODE: Readonly<Record<number, DesktopEndKind>> = {
   4400: 'badInput',
   4401: 'signIn',
   4403: 'notAdmitted',
+  // Not in the brief's list; the gateway answers it for an unknown definition or recording.
+  4404: 'notFound',
   4502: 'hostFailed',
   4503: 'unsupported',
   1001: 'serverStopping',
