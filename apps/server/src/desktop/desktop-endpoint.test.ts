@@ -9,7 +9,7 @@ import {
   missingDesktopPrograms,
   openDesktop,
   startDesktopRig,
-} from './desktop-test-rig.js';
+} from '../test/desktop-rig.js';
 
 const missing = missingDesktopPrograms();
 // CI installs every program (.ci/run): there a missing one fails loudly. Elsewhere the suite says why it skips.

@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { it } from 'vitest';
 import { DesktopSession } from './desktop-session.js';
-import { startRdpHost } from './desktop-test-rig.js';
+import { startRdpHost } from '../test/desktop-rig.js';
 
 function sample(pids: number[]) {
   const out: Record<number, { comm: string; rssKb: number; ticks: number }> = {};

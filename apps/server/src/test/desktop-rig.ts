@@ -2,9 +2,9 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import { WebSocket } from 'ws';
-import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
-import { type TestServer, startTestServer } from '../test/harness.js';
-import { findProgram } from './desktop-session.js';
+import { type AgentProcess, eventually, startAgent } from './agent-process.js';
+import { type TestServer, startTestServer } from './harness.js';
+import { findProgram } from '../desktop/desktop-session.js';
 
 /** The programs the desktop tests run (all real; CI installs them with .ci/run). */
 export const DESKTOP_TEST_PROGRAMS = [
