@@ -151,7 +151,8 @@ describe.each(DATABASES)('RDP session video on %s', (kind) => {
     noFfmpegDefinitionId = (
       await server.call<{ definition: { id: string } }>('POST', '/api/tunneldefinition/rdp', {
         token: admin,
-        body: { name: 'other desk', host_id: otherId, port: echoPort },
+        // Its host cannot film: allowed through, marked not filmed (the default refuses; capture-status.test.ts).
+        body: { name: 'other desk', host_id: otherId, port: echoPort, unfilmed_rdp: 'allow' },
       })
     ).body.definition.id;
     await server.call('PUT', `/api/tunneldefinition/${noFfmpegDefinitionId}/users`, {
@@ -263,6 +264,10 @@ describe.each(DATABASES)('RDP session video on %s', (kind) => {
     );
     expect(await playback(id)).toEqual({ available: false, video_bytes: 0, content_type: null, live: false });
     expect((await server.call('GET', `/api/recording/${id}/video`, { token: admin })).status).toBe(404);
+    // Never silently unrecorded: the session says it was not filmed, and why.
+    const row = await server.services.repositories.recordings.find(id);
+    expect(row?.videoState).toBe('not-filmed');
+    expect(row?.videoNote).toMatch(/ffmpeg/);
   });
 
   it.skipIf(missing)(
