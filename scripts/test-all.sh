@@ -13,7 +13,9 @@ echo "== engines";     node scripts/check-engines.mjs
 rm -rf test-results && mkdir -p test-results
 set +e
 echo "== unit and API tests (databases: PGlite${TEST_DATABASE_URL:+ and PostgreSQL})"
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
+# Two workers: most tests wait on real programs (sshd, xrdp, Chromium), so two overlap well on two
+# cores (vitest's default is one fewer than the cores, which is one here).
+npx vitest run --maxWorkers=2 --reporter=default --reporter=json --outputFile.json=test-results/vitest.json
 unit=$?
 echo "== browser tests (Chromium $(/usr/bin/chromium --version 2>/dev/null | awk '{print $2}'))"
 PLAYWRIGHT_JSON_OUTPUT_NAME="$PWD/test-results/e2e.json" npx playwright test -c e2e/playwright.config.ts --reporter=list,json
