@@ -31,11 +31,84 @@ Usage: curl -fsSL SERVER/api/agent/install.sh | sudo sh -s -- [options]
   --hostname NAME   name to enrol this host with (default: this machine's hostname)
   --node PATH       the Node.js (20 or later) to run the agent with (default: node on PATH)
   --no-start        install and enrol, but do not enable or start the service
+  --film-rdp        run the service as root, with only what filming xrdp sessions needs (a drop-in,
+                    gatehouse-agent.service.d/film-rdp.conf); without it, RDP sessions to this host
+                    are not filmed (and refused where the definition requires video)
+  --no-film-rdp     remove that drop-in: the service runs as gatehouse-agent again. Run again with
+                    neither, the script keeps the drop-in as it is
   --help            this text
 
 Environment: GATEHOUSE_INSTALL_ROOT=DIR installs under DIR (for images and tests): no system user is
 created, files keep the caller as owner, and the unit names the paths under DIR.
 USAGE
+}
+
+# Filming xrdp sessions: the agent follows a stream to its session through other users' /proc
+# entries (ss -xan over netlink, /proc/<pid>/fd and cwd of xrdp and Xorg), names the session owner's
+# X authority file (in their home or /run/user) and runs ffmpeg x11grab against the X server's
+# socket in /tmp/.X11-unix. The drop-in gives exactly that on top of the unit's hardening, which
+# otherwise stays: NoNewPrivileges, ProtectSystem=strict (a read-only file system, the state folder
+# writable; connecting to a socket is not a write), PrivateDevices, the kernel protections.
+film_rdp() {
+  case "$FILM_RDP" in
+    yes) ;;
+    no)
+      if [ -f "$DROPIN_FILE" ]; then
+        rm -f "$DROPIN_FILE"
+        rmdir "$DROPIN_DIR" 2>/dev/null || true
+        say "removed $DROPIN_FILE (--no-film-rdp): the agent runs as $AGENT_USER and RDP sessions to this host are not filmed"
+      else
+        say "--no-film-rdp: there was no $DROPIN_FILE; the agent runs as $AGENT_USER"
+      fi
+      return 0
+      ;;
+    *)
+      if [ -f "$DROPIN_FILE" ]; then
+        say "kept $DROPIN_FILE: the agent runs as root and films xrdp sessions (--no-film-rdp removes it)"
+      else
+        say "RDP sessions to this host are not filmed (the agent runs as $AGENT_USER); --film-rdp films them"
+      fi
+      return 0
+      ;;
+  esac
+  mkdir -p "$DROPIN_DIR"
+  cat >"$DROPIN_FILE.part" <<'DROPIN'
+# Written by the Gatehouse agent install script (--film-rdp); --no-film-rdp removes it, and running
+# the script again without either keeps it. The agent films xrdp sessions: it runs as root with
+# only these capabilities, on top of gatehouse-agent.service's hardening.
+[Service]
+User=root
+Group=root
+# ffmpeg connects to the session's X server at /tmp/.X11-unix/X<N>: the host's /tmp, not a private one.
+PrivateTmp=no
+# The session owner's X authority file, in their home or /run/user/<uid>: seen, never written.
+ProtectHome=read-only
+# CAP_SYS_PTRACE: other users' /proc/<pid>/fd and cwd (xrdp, Xorg; ss's view of socket owners).
+# CAP_DAC_READ_SEARCH: read the owner's 0600 X authority file (ffmpeg opens it).
+# CAP_DAC_OVERRIDE: write the state folder, which belongs to gatehouse-agent (0700).
+CapabilityBoundingSet=
+CapabilityBoundingSet=CAP_SYS_PTRACE CAP_DAC_READ_SEARCH CAP_DAC_OVERRIDE
+# ss asks the kernel for unix sockets' peers over netlink (sock_diag).
+RestrictAddressFamilies=
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
+# Every process in /proc, in full (the unit's defaults, stated so that later hardening keeps them).
+ProtectProc=default
+ProcSubset=all
+DROPIN
+  chmod 0644 "$DROPIN_FILE.part"
+  mv -f "$DROPIN_FILE.part" "$DROPIN_FILE"
+  say "wrote $DROPIN_FILE (--film-rdp): the agent runs as root with CAP_SYS_PTRACE CAP_DAC_READ_SEARCH CAP_DAC_OVERRIDE and films xrdp sessions"
+  MISSING=
+  command -v ffmpeg >/dev/null 2>&1 || MISSING="ffmpeg (Debian/Ubuntu: apt-get install ffmpeg; Fedora/RHEL: dnf install ffmpeg from RPM Fusion)"
+  if ! command -v ss >/dev/null 2>&1; then
+    [ -z "$MISSING" ] || MISSING="$MISSING; and "
+    MISSING="${MISSING}ss (Debian/Ubuntu: apt-get install iproute2; Fedora/RHEL: dnf install iproute)"
+  fi
+  if [ -n "$MISSING" ]; then
+    say "WARNING: filming needs $MISSING. Until then RDP sessions report the capture failed"
+  elif ! ffmpeg -hide_banner -devices 2>/dev/null | grep -q x11grab; then
+    say "WARNING: this ffmpeg has no x11grab device; install a build with it (Debian/Ubuntu: apt-get install ffmpeg)"
+  fi
 }
 
 # Everything runs from main, called on the last line: a download cut short runs nothing.
@@ -46,6 +119,7 @@ STATE_DIR=/var/lib/gatehouse-agent
 HOST_NAME=
 NODE_BIN=
 START=1
+FILM_RDP=
 need_value() {
   [ "$#" -ge 2 ] && [ -n "$2" ] || die "$1 needs a value (see --help)"
 }
@@ -62,6 +136,16 @@ while [ "$#" -gt 0 ]; do
     --node) need_value "$@"; NODE_BIN=$2; shift 2 ;;
     --node=*) NODE_BIN=${1#--node=}; shift ;;
     --no-start) START=0; shift ;;
+    --film-rdp)
+      [ "$FILM_RDP" != no ] || die "--film-rdp and --no-film-rdp together: pass one"
+      FILM_RDP=yes
+      shift
+      ;;
+    --no-film-rdp)
+      [ "$FILM_RDP" != yes ] || die "--film-rdp and --no-film-rdp together: pass one"
+      FILM_RDP=no
+      shift
+      ;;
     -h | --help) usage; exit 0 ;;
     *) usage; die "unknown option (see --help)" ;;
   esac
@@ -142,6 +226,8 @@ INSTALL_DIR=$ROOT/opt/gatehouse-agent
 AGENT_FILE=$INSTALL_DIR/gatehouse-agent.mjs
 STATE=$ROOT$STATE_DIR
 UNIT_FILE=$ROOT/etc/systemd/system/$UNIT_NAME
+DROPIN_DIR=$UNIT_FILE.d
+DROPIN_FILE=$DROPIN_DIR/film-rdp.conf
 # An upgrade keeps the --hostname the host was installed with (only plain name characters are read back).
 if [ -z "$HOST_NAME" ] && [ -f "$UNIT_FILE" ]; then
   HOST_NAME=$(sed -n 's/^ExecStart=.* --hostname \([A-Za-z0-9.-]*\).*$/\1/p' "$UNIT_FILE" | head -n 1)
@@ -277,6 +363,7 @@ UNIT
 chmod 0644 "$UNIT_FILE.part"
 mv -f "$UNIT_FILE.part" "$UNIT_FILE"
 say "wrote $UNIT_FILE"
+film_rdp
 
 if [ "$START" = 0 ]; then
   say "not started (--no-start): systemctl daemon-reload && systemctl enable --now $UNIT_NAME"

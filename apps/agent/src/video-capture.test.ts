@@ -92,6 +92,9 @@ describe('where the agent cannot film, it says so', () => {
     await c.finished;
     expect(statuses[0]).toMatchObject({ state: 'unsupported' });
     expect(statuses[0]?.detail).toMatch(/needs the agent to run as root.*uid 1000/);
+    // The way out for a host installed with the one-line install, named where the console shows it.
+    expect(statuses[0]?.detail).toContain('install.sh: run it again with --film-rdp');
+    expect(statuses[0]!.detail!.length).toBeLessThanOrEqual(500);
     expect(log.lines.some((l) => l.startsWith('ERROR') && l.includes('not filmed'))).toBe(true);
   });
 

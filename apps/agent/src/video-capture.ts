@@ -243,7 +243,9 @@ export class RdpCapture {
     if (uid !== 0) {
       return this.unsupported(
         `filming xrdp sessions needs the agent to run as root (it reads other users’ /proc entries and X ` +
-          `authority files); this agent runs as uid ${uid}. Run it as root, or pass --capture-source for a plain X desktop`,
+          `authority files); this agent runs as uid ${uid}. Installed with install.sh: run it again with ` +
+          `--film-rdp (the service then runs as root with only what filming needs); otherwise run the agent as ` +
+          `root, or pass --capture-source for a plain X desktop`,
       );
     }
     const session = await this.waitForSession(this.input.local);
