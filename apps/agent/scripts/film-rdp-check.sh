@@ -1,0 +1,271 @@
+#!/bin/sh
+# Check of `install.sh --film-rdp` under a real systemd as PID 1 (sibling of reboot-check.sh, same
+# container): boots this machine's root file system read-only under an overlay with
+# systemd-nspawn -b (apt-get install systemd-container), sharing the network so the agent reaches
+# SERVER, and inside it:
+#   1. a user alice runs an X server (Xvfb :N, -auth ~/.Xauthority, 0600) and an X client (xterm):
+#      a stand-in for the X server xrdp-sesman starts for a session, with its own authority file;
+#   2. the one-line install with --film-rdp; the agent connects (as root, writing its state folder);
+#   3. `systemctl show` has the drop-in's values, `systemd-analyze verify` passes, the running
+#      agent is uid 0 with exactly CAP_DAC_OVERRIDE CAP_DAC_READ_SEARCH CAP_SYS_PTRACE, NoNewPrivs;
+#   4. film-rdp-probe.mjs runs as the unit's ExecStart (a drop-in replaces ExecStart only: same
+#      unit, same sandbox, same node): it reads alice's X server /proc/<pid>/fd and cwd, `ss -xan`
+#      and `ss -xan -p` show its connections with peers and owner, it reads alice's X authority file,
+#      ffmpeg x11grab films one frame of :N through /tmp/.X11-unix, and it writes the state folder;
+#   5. install again without the flag: the drop-in is kept;
+#   6. install with --no-film-rdp: the drop-in is gone, the agent runs as gatehouse-agent, and the
+#      same probe fails to do each of those (the control: the probe can tell).
+#
+#   sudo sh apps/agent/scripts/film-rdp-check.sh http://127.0.0.1:PORT REGISTRATION_KEY ADMIN_TOKEN
+#
+# The key must allow one enrolment. Writes nothing outside its temporary folder (the overlay's upper
+# layer), which it removes; the container has a /tmp of its own (tmpfs). Ends with "film-rdp check: PASS" and exit 0, or says what failed.
+set -eu
+SERVER=$1
+KEY=$2
+TOKEN=$3
+case "$KEY$TOKEN" in *[!A-Za-z0-9_-]*) echo 'the key and token hold only letters, digits, _ and -' >&2; exit 2 ;; esac
+case "$SERVER" in *[!A-Za-z0-9:/._-]*) echo 'a plain http(s) URL, please' >&2; exit 2 ;; esac
+command -v systemd-nspawn >/dev/null || { echo 'needs systemd-nspawn (apt-get install systemd-container)' >&2; exit 2; }
+[ -x /lib/systemd/systemd ] || { echo 'needs systemd installed in this root file system' >&2; exit 2; }
+for p in Xvfb xauth xterm ffmpeg ss node curl; do
+  command -v "$p" >/dev/null || { echo "needs $p on this machine (the container is this root file system)" >&2; exit 2; }
+done
+HERE=$(cd "$(dirname "$0")" && pwd)
+HOSTNAME_=film-rdp-check
+UNIT=gatehouse-agent.service
+DROPIN=/etc/systemd/system/$UNIT.d/film-rdp.conf
+STATE=/var/lib/gatehouse-agent
+# A display number free on this machine too: the container shares its network namespace, so the
+# X server's abstract socket (@/tmp/.X11-unix/XN) and what ss lists are common to both.
+N=$(( $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 400 + 400 ))
+while [ -e "/tmp/.X11-unix/X$N" ] || grep -q "@/tmp/.X11-unix/X$N\$" /proc/net/unix; do N=$((N + 1)); done
+DISPLAY_=:$N
+
+DIR=$(mktemp -d /tmp/gh-filmrdp-XXXXXX)
+mkdir -p "$DIR/upper" "$DIR/work" "$DIR/merged" /run/systemd/nspawn
+mount -t overlay overlay -o "lowerdir=/,upperdir=$DIR/upper,workdir=$DIR/work" "$DIR/merged"
+# nspawn removes its propagation folder under /run/systemd/nspawn, and refuses to on a disk file system.
+RUN_TMPFS=0
+if ! mountpoint -q /run/systemd/nspawn; then
+  mount -t tmpfs tmpfs /run/systemd/nspawn
+  RUN_TMPFS=1
+fi
+M=$DIR/merged
+systemd-id128 new >"$M/etc/machine-id"
+# The container starts with no agent of this machine's: no unit, no state, no drop-in.
+rm -rf "$M/etc/systemd/system/$UNIT" "$M/etc/systemd/system/$UNIT.d" "$M$STATE" "$M/opt/gatehouse-agent"
+NSPAWN=
+cleanup() {
+  if [ -n "$NSPAWN" ]; then
+    kill "$NSPAWN" 2>/dev/null || true
+    sleep 2
+  fi
+  umount "$DIR/merged" 2>/dev/null || true
+  [ "$RUN_TMPFS" = 1 ] && umount /run/systemd/nspawn 2>/dev/null || true
+  rm -rf "$DIR"
+}
+trap cleanup EXIT
+
+fail() {
+  echo "film-rdp check: FAIL: $*" >&2
+  exit 1
+}
+
+systemd-nspawn -D "$M" --register=no --keep-unit --link-journal=no --tmpfs=/tmp:mode=1777 -b >"$DIR/console.log" 2>&1 &
+NSPAWN=$!
+INIT=
+for _ in $(seq 1 60); do
+  INIT=$(pgrep -P "$NSPAWN" | head -1 || true)
+  if [ -n "$INIT" ] && nsenter -t "$INIT" -a systemctl is-system-running 2>/dev/null | grep -qE 'running|degraded'; then
+    break
+  fi
+  INIT=
+  sleep 1
+done
+[ -n "$INIT" ] || { tail -20 "$DIR/console.log" >&2; fail 'the container did not boot'; }
+echo "booted: systemd $(nsenter -t "$INIT" -a systemctl --version | head -1 | cut -d ' ' -f 2) as PID 1 of the container"
+inside() { nsenter -t "$INIT" -a "$@"; }
+
+state() {
+  curl -fsS -m 5 -H "authentication-token: $TOKEN" "$SERVER/api/agent" |
+    node -e 'let s="";process.stdin.on("data",(c)=>(s+=c)).on("end",()=>{const a=JSON.parse(s).agents.find((x)=>x.hostname===process.argv[1]);process.stdout.write(a?(a.connected?"connected":"not-connected"):"absent")})' "$HOSTNAME_"
+}
+wait_connected() {
+  for i in $(seq 1 60); do
+    [ "$(state)" = connected ] && { echo "connected after ${i}s ($1)"; return 0; }
+    sleep 1
+  done
+  fail "not connected ($1)"
+}
+wait_active() {
+  for _ in $(seq 1 30); do
+    [ "$(inside systemctl show -P ActiveState "$UNIT")" = active ] && return 0
+    sleep 1
+  done
+  fail "$UNIT is not active"
+}
+
+# 1. alice's X server and a client of it: transient units, as alice, on the container's /tmp.
+inside useradd --create-home --shell /bin/sh alice
+COOKIE=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+inside runuser -u alice -- xauth -q -f /home/alice/.Xauthority add "$DISPLAY_" . "$COOKIE" 2>/dev/null # (it says the file does not exist yet)
+COOKIE=
+inside chmod 0700 /home/alice
+[ "$(inside stat -c '%a %U' /home/alice/.Xauthority)" = '600 alice' ] || fail 'the X authority file is not 0600 alice'
+inside systemd-run --quiet --unit gh-alice-x -p User=alice -p WorkingDirectory=/home/alice \
+  Xvfb "$DISPLAY_" -auth /home/alice/.Xauthority -nolisten tcp -screen 0 320x200x24
+for _ in $(seq 1 20); do
+  inside test -S "/tmp/.X11-unix/X${DISPLAY_#:}" && break
+  sleep 0.5
+done
+inside systemd-run --quiet --unit gh-alice-client -p User=alice -E DISPLAY="$DISPLAY_" \
+  -E XAUTHORITY=/home/alice/.Xauthority xterm -e sleep 600
+XPID=$(inside systemctl show -P MainPID gh-alice-x.service)
+[ "${XPID:-0}" != 0 ] || fail "alice's Xvfb is not running"
+sleep 2
+[ "$(inside systemctl show -P ActiveState gh-alice-client.service)" = active ] || fail "alice's xterm did not start"
+echo "alice (uid $(inside id -u alice)): Xvfb $DISPLAY_ pid $XPID (its pid inside the container), xterm connected"
+
+# 2. The one-line install, with --film-rdp.
+inside /bin/sh -c "curl -fsSL '$SERVER/api/agent/install.sh' | sh -s -- --key '$KEY' --hostname $HOSTNAME_ --film-rdp" \
+  2>"$DIR/install-1.log" || { cat "$DIR/install-1.log" >&2; fail 'install --film-rdp'; }
+sed 's/^/  | /' "$DIR/install-1.log"
+grep -q "wrote $DROPIN" "$DIR/install-1.log" || fail 'install.sh did not say it wrote the drop-in'
+wait_active
+wait_connected 'installed with --film-rdp, running as root'
+
+# 3. The unit's effective properties, systemd's verdict, and the running agent's credentials.
+show() { inside systemctl show -P "$1" "$UNIT"; }
+expect() {
+  GOT=$(show "$1")
+  [ "$GOT" = "$2" ] || fail "systemctl show -P $1: '$GOT', expected '$2'"
+  echo "  $1=$GOT"
+}
+echo 'systemctl show (with film-rdp.conf):'
+expect DropInPaths "$DROPIN"
+expect User root
+expect Group root
+expect PrivateTmp no
+expect ProtectHome read-only
+expect CapabilityBoundingSet 'cap_dac_override cap_dac_read_search cap_sys_ptrace'
+expect AmbientCapabilities ''
+expect RestrictAddressFamilies 'AF_INET AF_INET6 AF_NETLINK AF_UNIX'
+expect ProtectProc default
+expect ProcSubset all
+expect NoNewPrivileges yes
+expect ProtectSystem strict
+expect ReadWritePaths "$STATE"
+expect PrivateDevices yes
+expect RestrictNamespaces yes
+inside systemd-analyze verify --man=no "/etc/systemd/system/$UNIT" >"$DIR/verify.log" 2>&1 || {
+  cat "$DIR/verify.log" >&2
+  fail 'systemd-analyze verify'
+}
+if grep -q "$UNIT\|film-rdp" "$DIR/verify.log"; then
+  cat "$DIR/verify.log" >&2
+  fail 'systemd-analyze verify warned about the unit'
+fi
+echo "systemd-analyze verify: passed, no warning about $UNIT or its drop-in"
+inside systemd-analyze security "$UNIT" 2>/dev/null | tail -1 | sed 's/^/systemd-analyze security: /'
+APID=$(show MainPID)
+STATUS_=$(inside cat "/proc/$APID/status")
+AUID=$(printf '%s\n' "$STATUS_" | sed -n 's/^Uid:[[:space:]]*\([0-9]*\).*/\1/p')
+ACAP=$(printf '%s\n' "$STATUS_" | sed -n 's/^CapEff:[[:space:]]*//p')
+ANNP=$(printf '%s\n' "$STATUS_" | sed -n 's/^NoNewPrivs:[[:space:]]*//p')
+# CAP_DAC_OVERRIDE (1), CAP_DAC_READ_SEARCH (2), CAP_SYS_PTRACE (19): 0x80006.
+[ "$AUID $ACAP $ANNP" = '0 0000000000080006 1' ] || fail "the running agent: uid $AUID CapEff $ACAP NoNewPrivs $ANNP"
+echo "the running agent (pid $APID): uid 0, CapEff 0000000000080006, NoNewPrivs 1"
+
+# 4. The probe as the unit's ExecStart.
+NODE_BIN=$(show ExecStart | sed -n 's/^{ path=\([^ ;]*\) .*/\1/p')
+[ -n "$NODE_BIN" ] || fail 'no ExecStart path'
+cp "$HERE/film-rdp-probe.mjs" "$M/opt/gatehouse-agent/film-rdp-probe.mjs"
+chmod 0644 "$M/opt/gatehouse-agent/film-rdp-probe.mjs"
+probe() { # $1: name of the run
+  RESULT=$STATE/film-rdp-probe-$1.json
+  mkdir -p "$M/etc/systemd/system/$UNIT.d"
+  cat >"$M/etc/systemd/system/$UNIT.d/zz-probe.conf" <<PROBE
+[Service]
+ExecStart=
+ExecStart=$NODE_BIN /opt/gatehouse-agent/film-rdp-probe.mjs $RESULT $XPID $DISPLAY_ /home/alice/.Xauthority $STATE
+Restart=no
+PROBE
+  inside systemctl daemon-reload
+  inside systemctl restart "$UNIT"
+  for _ in $(seq 1 40); do
+    [ "$(show ActiveState)" = active ] || break
+    sleep 0.5
+  done
+  rm -f "$M/etc/systemd/system/$UNIT.d/zz-probe.conf"
+  rmdir "$M/etc/systemd/system/$UNIT.d" 2>/dev/null || true
+  inside systemctl daemon-reload
+  [ -f "$M$RESULT" ] || { inside journalctl -u "$UNIT" -n 20 --no-pager >&2; fail "the probe ($1) wrote no result"; }
+  cp "$M$RESULT" "$DIR/probe-$1.json"
+  rm -f "$M$RESULT"
+  inside systemctl restart "$UNIT"
+}
+probe film-rdp
+echo 'probe as the unit (film-rdp):'
+sed 's/^/  | /' "$DIR/probe-film-rdp.json"
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const bad = [];
+if (r.uid !== 0) bad.push("uid " + r.uid);
+if (r.target.owner === 0) bad.push("the X server runs as root, not as another user");
+if (!r.procFd.ok || r.procFd.sockets < 1) bad.push("/proc/<pid>/fd: " + JSON.stringify(r.procFd));
+if (!r.procCwd.ok || r.procCwd.cwd !== "/home/alice") bad.push("/proc/<pid>/cwd: " + JSON.stringify(r.procCwd));
+if (!r.ss.ok || r.ss.withPeer < 1) bad.push("ss -xan peers: " + JSON.stringify(r.ss));
+if (!r.ssProcesses.ok || !r.ssProcesses.serverNamed || r.ssProcesses.withPeer < 1) bad.push("ss -xan -p: " + JSON.stringify(r.ssProcesses));
+if (!r.xauthority.ok || r.xauthority.bytes < 1) bad.push("X authority: " + JSON.stringify(r.xauthority));
+if (!r.ffmpeg.ok || r.ffmpeg.bytes !== 320 * 200 * 4) bad.push("ffmpeg x11grab: " + JSON.stringify(r.ffmpeg));
+if (!r.stateWrite.ok) bad.push("state folder: " + JSON.stringify(r.stateWrite));
+if (bad.length) { console.error(bad.join("\n")); process.exit(1); }
+' "$DIR/probe-film-rdp.json" || fail 'the unit with film-rdp.conf cannot do what capture needs (above)'
+echo 'probe: /proc/<pid>/fd and cwd of alice'"'"'s X server, ss peers and owners, her 0600 X authority, ffmpeg x11grab of one frame, the state folder: all done'
+wait_active
+wait_connected 'after the probe, the agent again'
+
+# 5. Again without the flag: kept.
+inside /bin/sh -c "curl -fsSL '$SERVER/api/agent/install.sh' | sh -s --" 2>"$DIR/install-2.log" ||
+  { cat "$DIR/install-2.log" >&2; fail 'install again'; }
+grep -q "kept $DROPIN" "$DIR/install-2.log" || { cat "$DIR/install-2.log" >&2; fail 'install again did not say it kept the drop-in'; }
+inside test -f "$DROPIN" || fail 'install again removed the drop-in'
+wait_active
+[ "$(show User)" = root ] || fail 'install again: User is not root'
+echo "install again without the flag: $(grep "kept $DROPIN" "$DIR/install-2.log")"
+wait_connected 'after the upgrade in place'
+
+# 6. --no-film-rdp: removed, the agent runs as gatehouse-agent, and the probe cannot do it.
+inside /bin/sh -c "curl -fsSL '$SERVER/api/agent/install.sh' | sh -s -- --no-film-rdp" 2>"$DIR/install-3.log" ||
+  { cat "$DIR/install-3.log" >&2; fail 'install --no-film-rdp'; }
+grep -q "removed $DROPIN" "$DIR/install-3.log" || { cat "$DIR/install-3.log" >&2; fail 'no "removed"'; }
+inside test ! -e "$DROPIN" || fail '--no-film-rdp left the drop-in'
+wait_active
+expect User gatehouse-agent
+expect CapabilityBoundingSet ''
+expect PrivateTmp yes
+expect ProtectHome yes
+wait_connected 'after --no-film-rdp, as gatehouse-agent'
+probe plain
+echo 'probe as the unit (no drop-in, the control):'
+sed 's/^/  | /' "$DIR/probe-plain.json"
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const bad = [];
+if (r.uid === 0) bad.push("uid 0");
+if (r.procFd.ok) bad.push("read /proc/<pid>/fd of another user");
+if (r.procCwd.ok) bad.push("read /proc/<pid>/cwd of another user");
+if (r.ss.ok && r.ss.withPeer > 0) bad.push("saw the X socket peers");
+if (r.ssProcesses.ok && r.ssProcesses.serverNamed) bad.push("saw the X server in ss -p");
+if (r.xauthority.ok) bad.push("read the X authority file");
+if (r.ffmpeg.ok) bad.push("filmed the display");
+if (!r.stateWrite.ok) bad.push("could not write its own state folder");
+if (bad.length) { console.error(bad.join("\n")); process.exit(1); }
+' "$DIR/probe-plain.json" || fail 'without the drop-in the probe still did what capture needs: the check cannot tell'
+echo 'control: without film-rdp.conf the same probe could do none of it (and still writes its state folder)'
+
+inside systemctl poweroff
+wait "$NSPAWN" || true
+NSPAWN=
+echo 'film-rdp check: PASS'

@@ -1,0 +1,62 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type TestServer, startTestServer } from '../../test/harness.js';
+import { run } from './install-rig.js';
+
+/*
+ * Property: `install.sh --film-rdp` gives the agent's service exactly what filming xrdp sessions
+ * needs, under a real systemd as PID 1, and `--no-film-rdp` takes it back. This machine's systemd is
+ * not PID 1, so apps/agent/scripts/film-rdp-check.sh boots this root file system under an overlay
+ * with systemd-nspawn -b and runs the one-line install inside against this real server (see the
+ * script for each step). Its X server of another user is Xvfb with an -auth file (a stand-in for
+ * the Xorg xrdp-sesman starts: the same socket, /proc entries and 0600 authority file); xrdp itself
+ * is covered, without systemd, by apps/agent/src/xrdp-capture.security.test.ts.
+ *
+ * Needs root and systemd-nspawn (apt-get install systemd-container); skipped, saying so, otherwise.
+ */
+
+const script = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../../../agent/scripts/film-rdp-check.sh',
+);
+const why =
+  process.getuid?.() !== 0
+    ? 'it needs root'
+    : spawnSync('sh', ['-c', 'command -v systemd-nspawn']).status !== 0
+      ? 'systemd-nspawn is not installed (apt-get install systemd-container)'
+      : !fs.existsSync('/lib/systemd/systemd')
+        ? 'systemd is not installed'
+        : '';
+if (why) console.warn(`film-rdp check under systemd-nspawn skipped: ${why}`);
+
+describe.skipIf(why !== '')('install.sh --film-rdp under a real systemd (systemd-nspawn)', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer('pglite', { publicUrl: undefined });
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('the unit with film-rdp.conf can follow another user’s X session and film it; without it, it cannot', async () => {
+    const admin = await server.login();
+    const key = (
+      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'film-rdp' } })
+    ).body.key;
+    const ran = await run('sh', [script, server.url, key, admin], { PATH: process.env.PATH ?? '/usr/bin:/bin' });
+    const said = `${ran.stdout}\n${ran.stderr}`;
+    console.log(ran.stdout); // what was checked, step by step, with the probe's findings
+    expect(ran.code, said).toBe(0);
+    expect(ran.stdout).toContain('film-rdp check: PASS');
+    expect(ran.stdout).toMatch(/connected after \d+s \(installed with --film-rdp, running as root\)/);
+    expect(ran.stdout).toContain('CapabilityBoundingSet=cap_dac_override cap_dac_read_search cap_sys_ptrace');
+    expect(ran.stdout).toContain('systemd-analyze verify: passed');
+    expect(ran.stdout).toContain('control: without film-rdp.conf the same probe could do none of it');
+    expect(said).not.toContain(key);
+  }, 300_000);
+});
