@@ -20,7 +20,7 @@ import { REVOKED_ACTION } from './realtime/live-rights.js';
 import { attachTunnelEndpoint } from './realtime/tunnel-endpoint.js';
 import { attachDesktopEndpoint } from './desktop/desktop-endpoint.js';
 import { followInstances } from './cluster/take-over.js';
-import { attachRelayEndpoint, defaultAdvertiseUrl } from './cluster/relay-endpoint.js';
+import { type RelayedDesktops, attachRelayEndpoint, defaultAdvertiseUrl } from './cluster/relay-endpoint.js';
 import { type DrainOutcome, drain } from './lifecycle/drain.js';
 import { type Services, createServices } from './services.js';
 
@@ -133,8 +133,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   });
   limitConnections(app.server, httpLimits, httpReport);
   services.hub.attach(app.server);
-  // Other instances relay streams and config pushes for the agents held here (ADR 0007).
+  // Other instances relay streams and config pushes for the agents held here (ADR 0007), and
+  // watchers of the browser desktops running here (set once the desktop endpoint is attached).
+  const relayedDesktops: { current?: RelayedDesktops } = {};
   const detachRelay = attachRelayEndpoint(app.server, {
+    desktops: () => relayedDesktops.current,
     hub: services.hub,
     secret: services.clusterSecret,
     db: database.db,
@@ -211,6 +214,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const tunnels = attachTunnelEndpoint(app.server, services, services.log);
   // Browser desktops (issue 18): drained and ended with the tunnels.
   const desktops = attachDesktopEndpoint(app.server, services, services.log.child({ component: 'desktop' }));
+  relayedDesktops.current = desktops.relayed;
   const relayed = {
     get open() {
       return tunnels.open + desktops.open;

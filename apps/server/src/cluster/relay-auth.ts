@@ -16,19 +16,23 @@ export const RELAY_HEADERS = {
   signature: 'x-gatehouse-relay-signature',
 } as const;
 
-/** What a relay asks for. */
-export type RelayAction = 'stream' | 'config';
+/** What a relay asks for: a stream to a host, a config push, or the view-only picture of a browser desktop. */
+export type RelayAction = 'stream' | 'config' | 'desktop-watch';
+const RELAY_ACTIONS: readonly string[] = ['stream', 'config', 'desktop-watch'];
 
 /** One relay request: who asks (source instance), whom (target instance), for what. */
 export interface RelayRequest {
   action: RelayAction;
   source: string;
   target: string;
+  /** The agent of a stream or config push; '' for desktop-watch. */
   agentId: string;
-  /** The host port for a stream; 0 for a config push. */
+  /** The host port for a stream; 0 for a config push or desktop-watch. */
   port: number;
   time: number;
   nonce: string;
+  /** desktop-watch only: the recording id of the live browser desktop to watch. */
+  recordingId?: string;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -36,7 +40,7 @@ const NONCE = /^[A-Za-z0-9_-]{22,64}$/;
 const SIGNATURE = /^[0-9a-f]{64}$/;
 
 function signed(request: RelayRequest): string {
-  return [
+  const lines = [
     'gatehouse-relay-v1',
     request.action,
     request.source,
@@ -45,7 +49,10 @@ function signed(request: RelayRequest): string {
     String(request.port),
     String(request.time),
     request.nonce,
-  ].join('\n');
+  ];
+  // Signed after the fields of v1 (streams and config pushes sign exactly what they did before).
+  if (request.action === 'desktop-watch') lines.push(request.recordingId ?? '');
+  return lines.join('\n');
 }
 
 function mac(key: Buffer, request: RelayRequest): Buffer {
@@ -68,8 +75,9 @@ export function signRelay(
     query: new URLSearchParams({
       action: request.action,
       target: request.target,
-      agent: request.agentId,
-      port: String(request.port),
+      ...(request.action === 'desktop-watch'
+        ? { recording: request.recordingId ?? '' }
+        : { agent: request.agentId, port: String(request.port) }),
     }).toString(),
   };
 }
@@ -104,21 +112,23 @@ export async function verifyRelay(
   };
   const signature = header(RELAY_HEADERS.signature);
   if (!signature) throw new RelayRefused(401, 'no signature', UNSIGNED);
-  const action = url.searchParams.get('action');
+  const action = url.searchParams.get('action') ?? '';
+  const watch = action === 'desktop-watch';
   const request: RelayRequest = {
     action: action as RelayAction,
     source: header(RELAY_HEADERS.instance),
     target: url.searchParams.get('target') ?? '',
-    agentId: url.searchParams.get('agent') ?? '',
-    port: Number(url.searchParams.get('port') ?? 'x'),
+    agentId: watch ? '' : (url.searchParams.get('agent') ?? ''),
+    port: watch ? 0 : Number(url.searchParams.get('port') ?? 'x'),
     time: Number(header(RELAY_HEADERS.time) || 'x'),
     nonce: header(RELAY_HEADERS.nonce),
+    ...(watch ? { recordingId: url.searchParams.get('recording') ?? '' } : {}),
   };
   if (
-    (action !== 'stream' && action !== 'config') ||
+    !RELAY_ACTIONS.includes(action) ||
     !UUID.test(request.source) ||
     !UUID.test(request.target) ||
-    !UUID.test(request.agentId) ||
+    (watch ? !UUID.test(request.recordingId ?? '') : !UUID.test(request.agentId)) ||
     !Number.isInteger(request.port) ||
     request.port < 0 ||
     request.port > 65535 ||

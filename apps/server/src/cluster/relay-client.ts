@@ -76,6 +76,7 @@ export class RelayClient {
     agentId: string,
     port: number,
     opened: (ws: WebSocket) => T,
+    recordingId?: string,
   ): Promise<T> {
     const key = await this.secret.key();
     const { headers, query } = signRelay(key, {
@@ -84,6 +85,7 @@ export class RelayClient {
       target: holder.instanceId,
       agentId,
       port,
+      ...(recordingId ? { recordingId } : {}),
     });
     const base = holder.url.replace(/^http/, 'ws');
     const ws = new WebSocket(`${base}${RELAY_PATH}?${query}`, {
@@ -93,10 +95,10 @@ export class RelayClient {
       handshakeTimeout: RELAY_OPEN_TIMEOUT_MS,
     });
     return new Promise((resolve, reject) => {
-      const fail = (message: string) => {
+      const fail = (message: string, status?: number) => {
         ws.removeAllListeners('open');
         ws.on('error', () => undefined);
-        reject(new StreamRefused(message));
+        reject(new StreamRefused(message, status));
       };
       ws.once('open', () => {
         ws.removeAllListeners('unexpected-response');
@@ -106,15 +108,19 @@ export class RelayClient {
       ws.once('unexpected-response', (request, response) => {
         void readRefusal(response).then((message) => {
           request.destroy();
-          fail(message);
+          fail(message, response.statusCode);
         });
       });
       ws.once('error', (error) => {
         this.log.warn(
-          { err: error, instance: holder.instanceId, url: holder.url, agent: agentId },
-          'the instance holding the agent could not be reached for a relay',
+          { err: error, instance: holder.instanceId, url: holder.url, agent: agentId || undefined, recordingId },
+          `the instance holding the ${recordingId ? 'desktop' : 'agent'} could not be reached for a relay`,
         );
-        fail('The server instance holding the host’s agent could not be reached; try again in a few seconds.');
+        fail(
+          recordingId
+            ? 'The server instance running the desktop could not be reached; try again in a few seconds.'
+            : 'The server instance holding the host’s agent could not be reached; try again in a few seconds.',
+        );
       });
     });
   }
@@ -122,6 +128,15 @@ export class RelayClient {
   /** A stream to the host's port through the holding instance (which checks the whitelist again). */
   openStream(holder: AgentHolder, agentId: string, port: number): Promise<AgentStream> {
     return this.connect(holder, 'stream', agentId, port, (ws) => new RelayedStream(ws));
+  }
+
+  /**
+   * The view-only picture of a browser desktop live on `holder` (desktop/desktop-relay.ts): the
+   * relay socket, handed to `opened` in its 'open' event (before any message can be emitted);
+   * refusals throw StreamRefused with the holder's status (404: not live there).
+   */
+  watchDesktop<T>(holder: AgentHolder, recordingId: string, opened: (ws: WebSocket) => T): Promise<T> {
+    return this.connect(holder, 'desktop-watch', '', 0, opened, recordingId);
   }
 
   /** Has the holding instance send the agent its stored config; answers whether the agent had it. */

@@ -4,7 +4,7 @@ import { type Duplex, pipeline } from 'node:stream';
 import { RecordVideo } from '@gatehouse/contracts';
 import { WebSocketDuplex } from '@gatehouse/tunnel';
 import type { FastifyBaseLogger } from 'fastify';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { Db } from '../db/client.js';
 import { markAuthenticated } from '../http/connection-limits.js';
 import type { AgentHub } from '../realtime/agent-hub.js';
@@ -30,6 +30,14 @@ function refuse(socket: Duplex, status: number, message: string): void {
   );
 }
 
+/**
+ * How this instance serves a watcher of one of its browser desktops to another instance
+ * (desktop/desktop-relay.ts): the desktop's view-only picture, or why not (an HTTP status and message).
+ */
+export interface RelayedDesktops {
+  watch(recordingId: string): Promise<{ refused: number; message: string } | { serve(ws: WebSocket): void }>;
+}
+
 /** A video request from the asking instance: RecordVideo without the stream (the stream is the relay). */
 const RelayedVideo = RecordVideo.omit({ stream: true });
 
@@ -47,7 +55,15 @@ const claimed = (value: unknown) => (typeof value === 'string' && UUID.test(valu
  */
 export function attachRelayEndpoint(
   server: Server,
-  deps: { hub: AgentHub; secret: ClusterSecret; db: Db; self: () => string; log: FastifyBaseLogger },
+  deps: {
+    hub: AgentHub;
+    secret: ClusterSecret;
+    db: Db;
+    self: () => string;
+    log: FastifyBaseLogger;
+    /** The browser desktops of this instance, once their endpoint is attached. */
+    desktops?: () => RelayedDesktops | undefined;
+  },
 ): () => void {
   const { log } = deps;
   const wss = new WebSocketServer({ noServer: true, maxPayload: RELAY_MAX_PAYLOAD, perMessageDeflate: false });
@@ -72,6 +88,17 @@ export function attachRelayEndpoint(
     }
     // Proven an instance: relays from one address do not count against its cap of connections.
     markAuthenticated(socket);
+    if (relay.action === 'desktop-watch') {
+      const desktops = deps.desktops?.();
+      if (!desktops) return refuse(socket, 503, 'This instance runs no browser desktops.');
+      const picture = await desktops.watch(relay.recordingId ?? '');
+      if ('refused' in picture) {
+        log.warn({ ...who, recording: relay.recordingId, reason: picture.message }, 'relayed desktop watch refused');
+        return refuse(socket, picture.refused, picture.message);
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => picture.serve(ws));
+      return;
+    }
     if (relay.action === 'config') {
       const applied = await deps.hub.pushStoredConfig(relay.agentId);
       wss.handleUpgrade(request, socket, head, (ws) => {

@@ -18,6 +18,7 @@ import { detach } from '../lib/detach.js';
 import type { Principal } from '../modules/auth/principal.js';
 import { type LiveHolder, REVOKED_ACTION } from '../realtime/live-rights.js';
 import type { LiveRecording } from '../recordings/recordings.service.js';
+import { rdpClipboard } from '../modules/tunnels/tunnels.service.js';
 import type { Services } from '../services.js';
 import {
   type DesktopEnd,
@@ -28,6 +29,9 @@ import {
   desktopSupportProblem,
 } from './desktop-session.js';
 import { DesktopVideo } from './desktop-video.js';
+import { DesktopWatchRelay, relayedDesktops } from './desktop-relay.js';
+import { RelayClient } from '../cluster/relay-client.js';
+import type { RelayedDesktops } from '../cluster/relay-endpoint.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** GATEHOUSE_DESKTOP_MAX when unset: desktops one instance runs at once. */
@@ -71,6 +75,8 @@ export interface DesktopEndpoint {
   endAll(reason: string): Promise<void>;
   /** Stops handling upgrades. */
   detach(): void;
+  /** Serves other instances' watchers of the desktops live here (desktop-relay.ts). */
+  readonly relayed: RelayedDesktops;
 }
 
 export interface DesktopEndpointOptions {
@@ -171,6 +177,13 @@ export function attachDesktopEndpoint(
   /** Desktops being opened (counted against the limit) and their shutdown hooks. */
   let starting = 0;
   const ending = new Set<Promise<unknown>>();
+  // Desktops live on another instance are watched through the relay to it (desktop-relay.ts).
+  const elsewhere = new DesktopWatchRelay({
+    db: s.database.db,
+    relay: new RelayClient(s.clusterSecret, () => s.instances.id, log),
+    self: () => s.instances.id,
+    log,
+  });
 
   const audit = (entry: {
     who: { userId: string | null; email: string | null };
@@ -486,13 +499,39 @@ export function attachDesktopEndpoint(
     };
     const refusal = await mayWatch(principal);
     if (refusal) return fail(ws, DESKTOP_CLOSE.FORBIDDEN, refusal);
+    /** A watcher's rights kept checked, the watch audited, then the picture piped (here or relayed). */
+    const follow = (width: number, height: number, pipe: () => void) => {
+      const holder: LiveHolder = {
+        tokenHash: principal.tokenHash,
+        expiresAt: principal.expiresAt.getTime(),
+        recheck: async () => {
+          if (ws.readyState !== ws.OPEN) return;
+          const again = await s.auth.authenticateConnection(parsed.data.token);
+          const why = 'refused' in again ? again.refused : await mayWatch(again.principal);
+          if (!why) return;
+          ws.close(DESKTOP_CLOSE.REVOKED, closeReason(why));
+        },
+      };
+      const untrack = s.liveRights.track(holder);
+      ws.once('close', untrack);
+      void audit({
+        who: { userId: principal.userId, email: principal.email },
+        action: 'desktop.watch',
+        target: recordingId,
+        outcome: 'success',
+        source,
+        detail: {},
+      });
+      ws.send(JSON.stringify({ ready: true, width, height }));
+      pipe();
+    };
     const entry = live.get(recordingId);
-    if (!entry)
-      return fail(
-        ws,
-        DESKTOP_CLOSE.NOT_FOUND,
-        'This desktop is not live on this server instance (it ended, or another instance runs it).',
-      );
+    if (!entry) {
+      const remote = await elsewhere.open(recordingId);
+      if ('refused' in remote) return fail(ws, remote.code, remote.refused);
+      if (ws.readyState !== ws.OPEN) return remote.drop();
+      return follow(remote.width, remote.height, () => remote.pipe(ws));
+    }
     s.recordings.watch(recordingId);
     let viewer: net.Socket;
     try {
@@ -504,29 +543,9 @@ export function attachDesktopEndpoint(
     if (ws.readyState !== ws.OPEN) return viewer.destroy();
     entry.watchers.add(ws);
     ws.once('close', () => entry.watchers.delete(ws));
-    const holder: LiveHolder = {
-      tokenHash: principal.tokenHash,
-      expiresAt: principal.expiresAt.getTime(),
-      recheck: async () => {
-        if (ws.readyState !== ws.OPEN) return;
-        const again = await s.auth.authenticateConnection(parsed.data.token);
-        const why = 'refused' in again ? again.refused : await mayWatch(again.principal);
-        if (!why) return;
-        ws.close(DESKTOP_CLOSE.REVOKED, closeReason(why));
-      },
-    };
-    const untrack = s.liveRights.track(holder);
-    ws.once('close', untrack);
-    void audit({
-      who: { userId: principal.userId, email: principal.email },
-      action: 'desktop.watch',
-      target: recordingId,
-      outcome: 'success',
-      source,
-      detail: {},
-    });
-    ws.send(JSON.stringify({ ready: true, width: entry.desktop.width, height: entry.desktop.height }));
-    bridge(ws, viewer, () => ws.close(DESKTOP_CLOSE.ENDED, 'The desktop ended.'));
+    return follow(entry.desktop.width, entry.desktop.height, () =>
+      bridge(ws, viewer, () => ws.close(DESKTOP_CLOSE.ENDED, 'The desktop ended.')),
+    );
   };
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
@@ -554,6 +573,7 @@ export function attachDesktopEndpoint(
     },
     async endAll(reason) {
       draining = true;
+      elsewhere.closeAll(DESKTOP_CLOSE.SERVER_STOPPING, closeReason(reason));
       await Promise.allSettled(
         [...live.values()].map((entry) => entry.end(DESKTOP_CLOSE.SERVER_STOPPING, reason, 'server-stopped')),
       );
@@ -563,5 +583,6 @@ export function attachDesktopEndpoint(
       server.off('upgrade', onUpgrade);
       wss.close();
     },
+    relayed: relayedDesktops({ find: (id) => live.get(id), watched: (id) => s.recordings.watch(id), log }),
   };
 }
