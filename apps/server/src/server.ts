@@ -51,6 +51,11 @@ export interface StartOptions {
   database?: Database;
   /** Where the log lines go (tests read them); process.stdout by default. */
   logOut?: { write(chunk: string): unknown };
+  /**
+   * Tests only (no setting reaches it): the recovery sweep's period (default 30 s) and how long an
+   * ended session's unfinished video waits before the sweep signs it as cut (default 10 min).
+   */
+  sweep?: { everyMs?: number; videoCutGraceMs?: number };
 }
 
 /** Opens the database and its migrations, prepares the first administrator, and listens. */
@@ -244,7 +249,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // This instance joins server_instances; instances known gone (with the embedded database every
   // earlier one: one process owns the folder) are taken over: their recordings are finalised now,
   // their agents read 'reconnecting'. Later, any instance silent for 8 s is taken over the same way.
-  const takeOver = followInstances(services);
+  if (options.sweep?.videoCutGraceMs !== undefined) services.videos.cutGraceMs = options.sweep.videoCutGraceMs;
+  const takeOver = followInstances(services, options.sweep?.everyMs);
   await services.instances.start(database.kind === 'pglite');
   // With the embedded database nothing else can be writing any open recording; with PostgreSQL,
   // recordings of no known instance are finalised once silent for half a minute.

@@ -5,7 +5,8 @@ import type { InstanceRegistry } from './instance-registry.js';
 
 /** Recordings of no known instance are recovered once silent this long (older rows, lost instances). */
 export const UNOWNED_SILENT_SECONDS = 30;
-const SWEEP_MS = 30_000;
+/** How often the recovery sweep runs (StartOptions.sweep.everyMs changes it in tests only). */
+export const SWEEP_MS = 30_000;
 
 /**
  * What this instance does about the others: when instances are found gone, their live recordings
@@ -13,12 +14,16 @@ const SWEEP_MS = 30_000;
  * recordings no running instance writes are swept; when this instance itself was declared gone,
  * its live sessions end. One recovery runs at a time. Answers a function that stops it all.
  */
-export function followInstances(deps: {
-  instances: InstanceRegistry;
-  recordings: RecordingsService;
-  hub: AgentHub;
-  log: FastifyBaseLogger;
-}): { recover: (silentSeconds?: number) => Promise<void>; stop: () => void } {
+export function followInstances(
+  deps: {
+    instances: InstanceRegistry;
+    recordings: RecordingsService;
+    hub: AgentHub;
+    log: FastifyBaseLogger;
+  },
+  /** The sweep's period (default SWEEP_MS). */
+  sweepMs = SWEEP_MS,
+): { recover: (silentSeconds?: number) => Promise<void>; stop: () => void } {
   let running: Promise<void> | undefined;
   /** A request that came while a recovery ran: the shortest silence asked for, run next. */
   let next: number | undefined;
@@ -45,7 +50,7 @@ export function followInstances(deps: {
   deps.instances.on('fenced', onFenced);
   const sweep = setInterval(
     () => void recover().catch((err: unknown) => deps.log.warn({ err }, 'recording recovery sweep failed')),
-    SWEEP_MS,
+    sweepMs,
   );
   sweep.unref();
   return {

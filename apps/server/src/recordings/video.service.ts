@@ -72,6 +72,12 @@ type Authorize = (row: LockedRow) => void;
  * video manifest is signed with the recording signing key (docs/SECURITY.md).
  */
 export class VideoService {
+  /**
+   * How long an ended session's unfinished video waits for an upload before the sweep signs it as
+   * cut (default VIDEO_CUT_GRACE_MS; StartOptions.sweep.videoCutGraceMs shortens it in tests only).
+   */
+  cutGraceMs = VIDEO_CUT_GRACE_MS;
+
   constructor(
     private readonly database: Database,
     /** Object storage, when configured: pieces go there as segments, joined into one object when final. */
@@ -157,7 +163,7 @@ export class VideoService {
    * Run by the recovery sweep (RecordingsService.recoverOrphans) on every instance; the row lock
    * keeps two instances from signing one video twice.
    */
-  async sealAbandoned(graceMs = VIDEO_CUT_GRACE_MS): Promise<number> {
+  async sealAbandoned(graceMs = this.cutGraceMs): Promise<number> {
     const candidates = await this.database.query<{ id: string }>(
       `SELECT id FROM recordings
         WHERE video_bytes > 0 AND video_manifest IS NULL AND video_chain_head IS NOT NULL AND NOT video_final
