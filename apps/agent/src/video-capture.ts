@@ -386,7 +386,9 @@ export class RdpCapture {
         return;
       }
       if (attempt >= FFMPEG_RETRIES) {
-        const hint = /authoriz|cannot open display/i.test(lastLine)
+        // x11grab's last line on a refused display is only "Input/output error": Xlib's words
+        // ("Authorization required …") come on the line before it.
+        const hint = /authoriz|cannot open display/i.test(`${stderr}\n${lastLine}`)
           ? session
             ? ` (X authority used: ${session.xauthority ?? 'none found'})`
             : ' (is DISPLAY right, and XAUTHORITY set for the agent?)'
