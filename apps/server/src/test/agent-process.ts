@@ -24,6 +24,8 @@ export function startAgent(options: {
   args?: string[];
   /** Another agent file to run, such as the one-file agent the server serves (default dist/cli.js). */
   cli?: string;
+  /** More environment variables, such as the XAUTHORITY of the display it films. */
+  env?: NodeJS.ProcessEnv;
 }): AgentProcess {
   const cli = options.cli ?? CLI;
   if (!fs.existsSync(cli)) throw new Error(`${cli} is missing: run npm run build`);
@@ -31,7 +33,10 @@ export function startAgent(options: {
   const args = [cli, '--server', options.server, '--state-dir', stateDir, '--hostname', options.hostname];
   if (options.key) args.push('--key', options.key);
   args.push(...(options.args ?? []));
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...options.env },
+  });
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
