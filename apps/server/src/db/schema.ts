@@ -241,6 +241,8 @@ export const tunnelDefinitions = pgTable('tunnel_definitions', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   /** rdp: what a session the agent cannot film does, 'refuse' or 'allow' (marked not filmed; migration 0024). */
   unfilmedRdp: text('unfilmed_rdp').notNull().default('refuse'),
+  /** rdp: the browser desktop's clipboard, 'both', 'to-desktop', 'from-desktop' or 'off' (migration 0026). */
+  rdpClipboard: text('rdp_clipboard').notNull().default('both'),
 });
 
 export const tunnelDefinitionUsers = pgTable(

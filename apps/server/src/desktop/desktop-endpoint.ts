@@ -317,6 +317,7 @@ export function attachDesktopEndpoint(
       desktop = await DesktopSession.start({
         width,
         height,
+        clipboard: rdpClipboard(definition.rdpClipboard),
         credentials: { username, password, domain },
         connect: async () => {
           if (first) {
@@ -426,9 +427,24 @@ export function attachDesktopEndpoint(
         target: rec.id,
         outcome: 'success',
         source,
-        detail: { definition: definition.id, host: definition.hostname, port: definition.port, width, height },
+        detail: {
+          definition: definition.id,
+          host: definition.hostname,
+          port: definition.port,
+          width,
+          height,
+          clipboard: session.clipboard,
+        },
       });
-      ws.send(JSON.stringify({ ready: true, recording_id: rec.id, width: session.width, height: session.height }));
+      ws.send(
+        JSON.stringify({
+          ready: true,
+          recording_id: rec.id,
+          width: session.width,
+          height: session.height,
+          clipboard: session.clipboard,
+        }),
+      );
       bridge(ws, session.openControl(), () =>
         detach(
           log,

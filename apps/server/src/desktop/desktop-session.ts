@@ -167,10 +167,38 @@ async function waitForFile(file: string, child: Child, timeoutMs: number): Promi
   throw new Error(`${path.basename(file)} did not appear in ${timeoutMs} ms`);
 }
 
+/** The browser desktop's clipboard policy (the rdp definition's rdp_clipboard). */
+export type DesktopClipboard = 'both' | 'to-desktop' | 'from-desktop' | 'off';
+
+/**
+ * x11vnc's selection options for a clipboard policy (x11vnc -help): -nosel exchanges nothing
+ * (CLIPBOARD, PRIMARY and the cut buffer); -seldir recv only takes the viewer's text and -seldir
+ * send only sends the display's, and the -no(set)primary/-no(set)clipboard pairs close the same
+ * direction again per selection.
+ */
+export function vncClipboardArgs(clipboard: DesktopClipboard): string[] {
+  switch (clipboard) {
+    case 'both':
+      return [];
+    case 'to-desktop':
+      return ['-seldir', 'recv', '-noprimary', '-noclipboard'];
+    case 'from-desktop':
+      // -input KMB: keys, mouse and buttons, no clipboard input (the viewer's cut text is dropped).
+      return ['-seldir', 'send', '-nosetprimary', '-nosetclipboard', '-input', 'KMB'];
+    case 'off':
+      return ['-nosel', '-noprimary', '-nosetprimary', '-noclipboard', '-nosetclipboard', '-input', 'KMB'];
+  }
+}
+
 /** What a desktop needs to start. */
 export interface DesktopOptions {
   width: number;
   height: number;
+  /**
+   * The definition's clipboard policy (default 'both'): 'off' starts FreeRDP without its clipboard
+   * channel and x11vnc without selection exchange; one direction lets x11vnc carry only that one.
+   */
+  clipboard?: DesktopClipboard | undefined;
   /** Given to FreeRDP on its stdin only; never in its arguments, environment or any log. */
   credentials: { username: string; password: string; domain?: string | undefined };
   /** Opens a byte stream to the RDP host (through the host's agent). */
@@ -227,6 +255,11 @@ export class DesktopSession extends EventEmitter {
     super();
     this.dir = dir;
     this.programs = options.programs ?? DEFAULT_PROGRAMS;
+  }
+
+  /** The clipboard policy the desktop enforces. */
+  get clipboard(): DesktopClipboard {
+    return this.options.clipboard ?? 'both';
   }
 
   get width(): number {
@@ -388,7 +421,8 @@ export class DesktopSession extends EventEmitter {
         '/cert:ignore',
         `/size:${this.width}x${this.height}`,
         '/bpp:24',
-        '+clipboard',
+        // FreeRDP 2 has no one-way clipboard: a one-way policy is held by x11vnc (vncClipboardArgs).
+        ...(this.clipboard === 'off' ? ['-clipboard'] : ['+clipboard']),
         '-grab-keyboard',
         '-decorations',
         '/log-level:WARN',
@@ -464,13 +498,22 @@ export class DesktopSession extends EventEmitter {
       // No TCP listener at all (IPv4 or IPv6): only the unix socket in the 0700 folder.
       ['-rfbport', '0', '-rfbportv6', '-1', '-no6', '-noipv6'],
       ['-nopw', '-shared', '-forever', '-noxdamage', '-quiet'],
-      viewOnly ? ['-viewonly', '-nosel'] : [],
+      viewOnly ? ['-viewonly', '-nosel'] : vncClipboardArgs(this.clipboard),
     ].flat();
+  }
+
+  /**
+   * x11vnc's environment: X11VNC_AVOID_WINDOWS=never, or x11vnc, seeing no window manager, waits
+   * 45 s after a viewer connects (in case a display manager still runs) before it creates the
+   * window that owns the selections, and the browser's paste would reach nothing until then.
+   */
+  private vncEnv(): NodeJS.ProcessEnv {
+    return { ...this.env(), X11VNC_AVOID_WINDOWS: 'never' };
   }
 
   private async startVnc(): Promise<void> {
     const socket = path.join(this.dir, 'vnc.sock');
-    this.x11vnc = run(this.programs.x11vnc, this.vncArgs(socket, false), this.env());
+    this.x11vnc = run(this.programs.x11vnc, this.vncArgs(socket, false), this.vncEnv());
     await waitForFile(socket, this.x11vnc, 10_000).catch((error: Error) => {
       throw new DesktopUnavailable(`x11vnc did not start: ${error.message.slice(0, 160)}`);
     });
@@ -511,7 +554,7 @@ export class DesktopSession extends EventEmitter {
   async openViewer(): Promise<net.Socket> {
     const socket = path.join(this.dir, 'view.sock');
     this.viewerStarting ??= (async () => {
-      this.viewer = run(this.programs.x11vnc, this.vncArgs(socket, true), this.env());
+      this.viewer = run(this.programs.x11vnc, this.vncArgs(socket, true), this.vncEnv());
       await waitForFile(socket, this.viewer, 10_000);
     })();
     await this.viewerStarting;

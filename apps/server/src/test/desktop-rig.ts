@@ -299,6 +299,39 @@ export class DesktopClient {
     }
   }
 
+  /** A ClientCutText: the browser's clipboard text (Latin-1, as RFB has it). */
+  cutText(text: string): void {
+    const body = Buffer.from(text, 'latin1');
+    const message = Buffer.alloc(8 + body.length);
+    message.writeUInt8(6, 0);
+    message.writeUInt32BE(body.length, 4);
+    body.copy(message, 8);
+    this.ws.send(message);
+  }
+
+  /**
+   * The next ServerCutText's text, or undefined when none came within `timeoutMs`. Reads only
+   * what arrives unasked (no update requested): bells and cut text; anything else is an error.
+   */
+  async serverCutText(timeoutMs: number): Promise<string | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const left = deadline - Date.now();
+      if (left <= 0) return undefined;
+      try {
+        await this.wait(() => this.buffer.length >= 1, left, 'an RFB message');
+      } catch (error) {
+        if (/timed out/.test((error as Error).message)) return undefined;
+        throw error;
+      }
+      const type = (await this.read(1))[0];
+      if (type === 2) continue;
+      if (type !== 3) throw new Error(`unexpected RFB message ${type} while waiting for cut text`);
+      const length = (await this.read(7)).readUInt32BE(3);
+      return (await this.read(length)).toString('latin1');
+    }
+  }
+
   close(): void {
     this.ws.close();
   }

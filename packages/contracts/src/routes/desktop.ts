@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RdpClipboard } from './tunnels.js';
 
 /**
  * The browser desktop (issue 18): an rdp definition opened in the console. The gateway runs the
@@ -79,6 +80,11 @@ export const DesktopReady = z.object({
   recording_id: z.string().optional(),
   width: z.number().int(),
   height: z.number().int(),
+  /**
+   * The definition's clipboard policy, enforced by the gateway (connect only; absent from older
+   * servers, read as 'both'): the console offers only the directions it allows.
+   */
+  clipboard: RdpClipboard.optional(),
 });
 export type DesktopReady = z.infer<typeof DesktopReady>;
 

@@ -19,6 +19,17 @@ const Port = z
 export const UnfilmedRdp = z.enum(['refuse', 'allow'], { error: 'unfilmed_rdp must be refuse or allow' });
 export type UnfilmedRdp = z.infer<typeof UnfilmedRdp>;
 
+/**
+ * The browser desktop's clipboard for an rdp definition (issue 18), enforced at the gateway:
+ * 'both' (default), 'to-desktop' (paste into the remote desktop only), 'from-desktop' (copy out
+ * of it only) or 'off'.
+ */
+export const RDP_CLIPBOARD = ['both', 'to-desktop', 'from-desktop', 'off'] as const;
+export const RdpClipboard = z.enum(RDP_CLIPBOARD, {
+  error: 'rdp_clipboard must be both, to-desktop, from-desktop or off',
+});
+export type RdpClipboard = z.infer<typeof RdpClipboard>;
+
 /** A tunnel definition as the API answers it; credentials are never answered. */
 export const TunnelDefinition = z
   .object({
@@ -38,6 +49,9 @@ export const TunnelDefinition = z
     allow_port_forwarding: z.boolean(),
     unfilmed_rdp: UnfilmedRdp.optional().describe(
       'rdp: a session the agent cannot film (capture failed or unsupported, recording off for the host, no capture status within 30 s) is refused, or allowed and marked not filmed',
+    ),
+    rdp_clipboard: RdpClipboard.optional().describe(
+      'rdp: the browser desktop’s clipboard, enforced at the gateway: both (default), to-desktop, from-desktop or off',
     ),
     created_at: Timestamp,
   })
@@ -68,6 +82,9 @@ export const TunnelFields = z.strictObject({
   password: z.string().min(1).max(1024).optional().describe('ssh with password: write-only, stored encrypted'),
   allow_port_forwarding: z.boolean().optional(),
   unfilmed_rdp: UnfilmedRdp.optional().describe('rdp: refuse (default) or allow sessions the agent cannot film'),
+  rdp_clipboard: RdpClipboard.optional().describe(
+    'rdp: the browser desktop’s clipboard: both (default), to-desktop, from-desktop or off',
+  ),
 });
 
 const idParam = z.object({ id: z.uuid({ error: 'Not a tunnel definition id' }) });

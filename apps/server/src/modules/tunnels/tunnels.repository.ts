@@ -151,6 +151,7 @@ function tableColumns() {
     allowPortForwarding: t.allowPortForwarding,
     hostKey: t.hostKey,
     unfilmedRdp: t.unfilmedRdp,
+    rdpClipboard: t.rdpClipboard,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,
   };

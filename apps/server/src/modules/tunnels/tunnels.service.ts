@@ -1,4 +1,10 @@
-import type { TunnelDefinition, TunnelFields, TunnelType } from '@gatehouse/contracts';
+import {
+  RDP_CLIPBOARD,
+  type RdpClipboard,
+  type TunnelDefinition,
+  type TunnelFields,
+  type TunnelType,
+} from '@gatehouse/contracts';
 import { sshKeyPair } from '../../gateway/gateway-keys.js';
 import type { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
@@ -29,8 +35,14 @@ function toDefinition(row: TunnelWithMembers): z.infer<typeof TunnelDefinition> 
     public_key: row.publicKey,
     allow_port_forwarding: row.allowPortForwarding,
     ...(row.type === 'rdp' ? { unfilmed_rdp: row.unfilmedRdp === 'allow' ? 'allow' : 'refuse' } : {}),
+    ...(row.type === 'rdp' ? { rdp_clipboard: rdpClipboard(row.rdpClipboard) } : {}),
     created_at: row.createdAt.toISOString(),
   };
+}
+
+/** A stored rdp_clipboard as the API answers it (anything unknown reads as off: never wider than stored). */
+export function rdpClipboard(value: string): RdpClipboard {
+  return (RDP_CLIPBOARD as readonly string[]).includes(value) ? (value as RdpClipboard) : 'off';
 }
 
 function byType(rows: TunnelWithMembers[]) {
@@ -83,6 +95,10 @@ export class TunnelsService {
       throw new HttpError(400, 'unfilmed_rdp applies to rdp definitions only', [
         'unfilmed_rdp applies to rdp definitions only',
       ]);
+    if (fields.rdp_clipboard !== undefined && type !== 'rdp')
+      throw new HttpError(400, 'rdp_clipboard applies to rdp definitions only', [
+        'rdp_clipboard applies to rdp definitions only',
+      ]);
     const values = {
       agentId: hostId,
       port,
@@ -90,6 +106,7 @@ export class TunnelsService {
       ...(fields.group !== undefined ? { groupName: fields.group } : {}),
       ...(fields.allow_port_forwarding !== undefined ? { allowPortForwarding: fields.allow_port_forwarding } : {}),
       ...(fields.unfilmed_rdp !== undefined ? { unfilmedRdp: fields.unfilmed_rdp } : {}),
+      ...(fields.rdp_clipboard !== undefined ? { rdpClipboard: fields.rdp_clipboard } : {}),
     };
     if (type !== 'ssh') return values;
     const login = fields.ssh_login ?? current?.sshLogin;
