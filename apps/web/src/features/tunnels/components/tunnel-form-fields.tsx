@@ -9,6 +9,7 @@ import type { TunnelErrors, TunnelField, TunnelForm } from '../form/tunnel-form'
 import { DEFAULT_PORTS, withType } from '../form/tunnel-form';
 import { SshFields } from './ssh-fields';
 import { UnfilmedRdpField } from './unfilmed-rdp-field';
+import { RdpClipboardField } from './rdp-clipboard-field';
 
 /** Props of the definition fields. */
 export interface TunnelFormFieldsProps {
@@ -111,6 +112,9 @@ export function TunnelFormFields(props: TunnelFormFieldsProps) {
       {form.type === 'ssh' ? <SshFields form={form} errors={errors} editing={editing} onChange={onChange} /> : null}
       {form.type === 'rdp' ? (
         <UnfilmedRdpField value={form.unfilmedRdp} onChange={(unfilmedRdp) => onChange({ unfilmedRdp })} />
+      ) : null}
+      {form.type === 'rdp' ? (
+        <RdpClipboardField value={form.rdpClipboard} onChange={(rdpClipboard) => onChange({ rdpClipboard })} />
       ) : null}
     </Stack>
   );

@@ -85,6 +85,7 @@ describe('the unfilmed-RDP choice of rdp definitions', () => {
       host_id: HOST.id,
       port: 3389,
       unfilmed_rdp: 'allow',
+      rdp_clipboard: 'both',
     });
   });
 

@@ -75,9 +75,9 @@ describe('tunnel form', () => {
     });
   });
 
-  it('sends no ssh fields for other types; rdp sends its unfilmed-RDP policy (refuse unless chosen)', () => {
+  it('sends no ssh fields for other types; rdp sends its unfilmed-RDP policy (refuse unless chosen) and its clipboard (both unless chosen)', () => {
     const body = toBody({ ...emptyForm('rdp'), name: 'desk', hostId: HOST, sshLogin: 'ignored' }, false);
-    expect(body).toEqual({ name: 'desk', host_id: HOST, port: 3389, unfilmed_rdp: 'refuse' });
+    expect(body).toEqual({ name: 'desk', host_id: HOST, port: 3389, unfilmed_rdp: 'refuse', rdp_clipboard: 'both' });
     const generic = toBody({ ...emptyForm('generic'), name: 'web', hostId: HOST, port: '80' }, false);
     expect(generic).toEqual({ name: 'web', host_id: HOST, port: 80 });
   });

@@ -21,10 +21,17 @@ export interface TunnelForm {
   allowPortForwarding: boolean;
   /** rdp: a session the agent cannot film is refused, or allowed and marked not filmed (issue 18). */
   unfilmedRdp: UnfilmedRdp;
+  /** rdp: the browser desktop's clipboard, enforced by the gateway (issue 18). */
+  rdpClipboard: RdpClipboard;
 }
 
 /** What an rdp definition does with sessions that cannot be filmed. */
 export type UnfilmedRdp = 'refuse' | 'allow';
+
+/** The browser desktop's clipboard policy of an rdp definition. */
+export type RdpClipboard = 'both' | 'to-desktop' | 'from-desktop' | 'off';
+/** The choices in the order the form shows them. */
+export const RDP_CLIPBOARD_CHOICES: readonly RdpClipboard[] = ['both', 'to-desktop', 'from-desktop', 'off'];
 
 /** A message id with its values. */
 export interface FieldError {
@@ -54,6 +61,7 @@ export function emptyForm(type: TunnelType = 'ssh'): TunnelForm {
     password: '',
     allowPortForwarding: false,
     unfilmedRdp: 'refuse',
+    rdpClipboard: 'both',
   };
 }
 
@@ -70,6 +78,7 @@ export function formFrom(item: TunnelItem): TunnelForm {
     password: '',
     allowPortForwarding: item.allow_port_forwarding,
     unfilmedRdp: item.unfilmed_rdp ?? 'refuse',
+    rdpClipboard: item.rdp_clipboard ?? 'both',
   };
 }
 
@@ -109,7 +118,10 @@ export function toBody(form: TunnelForm, withGroup: boolean): CreateTunnelBody {
   const body: CreateTunnelBody = { name: form.name.trim(), host_id: form.hostId };
   if (port !== '') body.port = Number(port);
   if (withGroup) body.group = form.group === '' ? null : form.group;
-  if (form.type === 'rdp') body.unfilmed_rdp = form.unfilmedRdp;
+  if (form.type === 'rdp') {
+    body.unfilmed_rdp = form.unfilmedRdp;
+    body.rdp_clipboard = form.rdpClipboard;
+  }
   if (form.type === 'ssh') {
     body.ssh_login = form.sshLogin.trim();
     body.ssh_auth = form.sshAuth;
