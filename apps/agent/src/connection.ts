@@ -9,7 +9,7 @@ import {
   type RecordVideo,
   ServerToAgent,
 } from '@gatehouse/contracts';
-import { type MuxLink, type MuxStream, decodeData, encodeData } from '@gatehouse/tunnel';
+import { type MuxLink, type MuxStream, decodeData, encodeData, noDelay } from '@gatehouse/tunnel';
 import type net from 'node:net';
 import WebSocket from 'ws';
 import type { Log } from './log.js';
@@ -124,6 +124,8 @@ export class AgentConnection {
           if (ws.readyState === WebSocket.OPEN) send({ t: 'close', stream });
         },
       };
+      // Every stream's small frames share this socket: Nagle off (ws does it too; see noDelay).
+      ws.on('upgrade', (res) => noDelay(res.socket));
       ws.on('unexpected-response', (_req, res) => {
         if (res.statusCode === 401) {
           reject(new CredentialRevoked('The server no longer accepts this agent’s credential: the host was deleted.'));

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { MuxStream, type MuxLink } from '@gatehouse/tunnel';
+import { MuxStream, type MuxLink, noDelay } from '@gatehouse/tunnel';
 import type { Log } from './log.js';
 
 /**
@@ -19,8 +19,7 @@ export function openLocal(
     return Promise.resolve(`Port ${port} is not in this host's whitelist (${whitelist.join(', ') || 'empty'}).`);
   }
   return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port, allowHalfOpen: true });
-    socket.setNoDelay(true);
+    const socket = noDelay(net.connect({ host: '127.0.0.1', port, allowHalfOpen: true }));
     const failed = (error: NodeJS.ErrnoException) => {
       log.warn(`stream ${stream}: 127.0.0.1:${port} ${error.code ?? error.message}`);
       resolve(`Nothing accepts connections on 127.0.0.1:${port} of this host (${error.code ?? error.message}).`);

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
+import { NO_DELAY, noDelay } from '@gatehouse/tunnel';
 import type ssh2 from 'ssh2';
 import type { BurstReport } from '../lib/burst-report.js';
 import { Admission, type AdmissionTicket, AnswerBudget, type Refusal, endSocket } from '../lib/admission.js';
@@ -50,7 +51,8 @@ export class SshLoginGuard {
     private readonly log: FastifyBaseLogger,
   ) {
     this.admission = new Admission(() => this.limits.current);
-    this.tcp = net.createServer({ noDelay: true }, (socket) => this.accept(socket));
+    // Nagle off on every accepted socket: with it on, each echo waited ~40 ms for a delayed ACK (issue 19).
+    this.tcp = net.createServer(NO_DELAY, (socket) => this.accept(noDelay(socket)));
   }
 
   /** Connections not yet authenticated (for tests and status). */

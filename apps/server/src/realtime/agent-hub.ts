@@ -13,6 +13,7 @@ import {
   defaultHostConfig,
 } from '@gatehouse/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { noDelay } from '@gatehouse/tunnel';
 import { WebSocketServer } from 'ws';
 import type { AgentsRepository } from '../modules/agents/agents.repository.js';
 import { agentFromCredential } from '../modules/policy/agent-credential.js';
@@ -74,6 +75,7 @@ export class AgentHub extends EventEmitter {
   attach(server: Server): void {
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
       if ((request.url ?? '').split('?')[0] !== AGENT_CONNECT_PATH) return;
+      noDelay(socket); // every stream's small frames share the agent's socket
       if (this.draining)
         return refuse(socket, 503, 'This Gatehouse instance is shutting down: the agent connects again elsewhere.');
       this.upgrade(request, socket, head).catch((error: unknown) => {

@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER, TOKEN_HEADER, TOKEN_HEADER_ALT } from '@gatehouse/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { WebSocketDuplex } from '@gatehouse/tunnel';
+import { WebSocketDuplex, noDelay } from '@gatehouse/tunnel';
 import { WebSocketServer } from 'ws';
 import type { LiveRecording } from '../recordings/recordings.service.js';
 import { REASON_RECORDING_OFF } from '../recordings/capture-status.js';
@@ -72,6 +72,7 @@ export function attachTunnelEndpoint(server: Server, s: Services, log: FastifyBa
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(request.url ?? '/', 'http://gatehouse');
     if (url.pathname !== TUNNEL_CONNECT_PATH) return;
+    noDelay(socket); // a tunnel carries keystrokes: small writes leave at once
     if (draining) return refuse(socket, 503, TUNNEL_DRAINING);
     void (async () => {
       const definitionId = url.searchParams.get('definition') ?? '';
