@@ -3,13 +3,13 @@
 // Sizes come from the environment so the full targets can be run when there is time:
 // BENCH_BULK_MIB (default 256; the target is stated for 1024), BENCH_LIVE_SESSIONS (default 50),
 // BENCH_IDLE_SESSIONS (default 100; the target is stated for 1000), BENCH_BULK_ROUNDS (default 3),
-// BENCH_PARTS (default bulk,echo,live,idle).
+// BENCH_PARTS (default bulk,echo,live,idle; `--only echo` on the command line says the same),
+// BENCH_ECHO_KEYS (default 200) and BENCH_ECHO_GAP_MS (default 20).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import ssh2 from 'ssh2';
 import { ADMIN, startBenchServer } from './bench-server.mjs';
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
 
@@ -18,8 +18,15 @@ const LIVE_SESSIONS = Number(process.env.BENCH_LIVE_SESSIONS ?? 50);
 const IDLE_SESSIONS = Number(process.env.BENCH_IDLE_SESSIONS ?? 100);
 const BULK_ROUNDS = Number(process.env.BENCH_BULK_ROUNDS ?? 3);
 const LIVE_SECONDS = 45;
-// BENCH_PARTS=bulk,live runs only those parts (default: all four).
-const PARTS = new Set((process.env.BENCH_PARTS ?? 'bulk,echo,live,idle').split(','));
+const ECHO_KEYS = Number(process.env.BENCH_ECHO_KEYS ?? 200);
+const ECHO_GAP_MS = Number(process.env.BENCH_ECHO_GAP_MS ?? 20);
+// BENCH_ECHO_REMOTE=shell types into the login shell (readline echoes) instead of `cat` on a PTY.
+const ECHO_SHELL = process.env.BENCH_ECHO_REMOTE === 'shell';
+// BENCH_PARTS=bulk,live or `--only bulk,live` runs only those parts (default: all four).
+const only = process.argv.indexOf('--only');
+const PARTS = new Set(
+  (only >= 0 ? process.argv[only + 1] : (process.env.BENCH_PARTS ?? 'bulk,echo,live,idle')).split(','),
+);
 const pct = (v, p) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-benchgw-'));
@@ -41,24 +48,31 @@ fs.mkdirSync('/run/sshd', { recursive: true });
 fs.writeFileSync(path.join(tmp, 'authorized_keys'), `${fs.readFileSync(path.join(tmp, 'user_key.pub'), 'utf8')}`, {
   mode: 0o600,
 });
-fs.writeFileSync(
-  path.join(tmp, 'sshd_config'),
-  [
-    `Port ${sshdPort}`,
-    'ListenAddress 127.0.0.1',
-    `HostKey ${tmp}/host_key`,
-    `PidFile ${tmp}/sshd.pid`,
-    `AuthorizedKeysFile ${tmp}/authorized_keys`,
-    'PasswordAuthentication no',
-    'PermitRootLogin prohibit-password',
-    'StrictModes no',
-    'UsePAM no',
-    'MaxStartups 2000',
-    'MaxSessions 2000',
-    'LogLevel QUIET',
-  ].join('\n'),
-);
-const sshd = spawn('/usr/sbin/sshd', ['-D', '-f', path.join(tmp, 'sshd_config')], { stdio: 'ignore' });
+// The same sshd twice: the target, and a plain OpenSSH jump host for `ssh -J` (the echo part's peer;
+// OpenSSH refuses a jump host that is its own destination).
+const jumpPort = await freePort();
+const startSshd = (port, name) => {
+  fs.writeFileSync(
+    path.join(tmp, `${name}_config`),
+    [
+      `Port ${port}`,
+      'ListenAddress 127.0.0.1',
+      `HostKey ${tmp}/host_key`,
+      `PidFile ${tmp}/${name}.pid`,
+      `AuthorizedKeysFile ${tmp}/authorized_keys`,
+      'PasswordAuthentication no',
+      'PermitRootLogin prohibit-password',
+      'StrictModes no',
+      'UsePAM no',
+      'MaxStartups 2000',
+      'MaxSessions 2000',
+      'LogLevel QUIET',
+    ].join('\n'),
+  );
+  return spawn('/usr/sbin/sshd', ['-D', '-f', path.join(tmp, `${name}_config`)], { stdio: 'ignore' });
+};
+const sshd = startSshd(sshdPort, 'sshd');
+const jumpSshd = startSshd(jumpPort, 'jump_sshd');
 await sleep(500);
 
 const dataDir = path.join(tmp, 'data');
@@ -107,7 +121,7 @@ await call('PUT', `/api/tunneldefinition/${def.id}/users`, token, { users: [me.i
 const limits = { ssh_max_unauthenticated_per_address: 0, ssh_max_unauthenticated: 1000 };
 if ((await call('POST', '/api/settings', token, limits)).ssh_max_unauthenticated !== 1000)
   throw new Error('the bench could not raise the SSH login limits');
-await sleep(11_000); // the gateway reads them again within 10 s
+if (PARTS.has('live') || PARTS.has('idle')) await sleep(11_000); // the gateway reads them again within 10 s
 
 const viaGateway = ['-p', String(server.sshPort), `${ADMIN.email}@bench-host@127.0.0.1`];
 const direct = ['-p', String(sshdPort), `${login}@127.0.0.1`];
@@ -199,36 +213,141 @@ try {
   }
 
   if (PARTS.has('echo')) {
-    // 2. Keystroke echo through a PTY running cat.
-    async function echo(host, port, username, options) {
-      const client = new ssh2.Client();
-      await new Promise((resolve, reject) =>
-        client
-          .on('ready', resolve)
-          .on('error', reject)
-          .connect({ host, port, username, privateKey: fs.readFileSync(path.join(tmp, 'user_key')), ...options }),
-      );
-      const channel = await new Promise((resolve, reject) =>
-        client.exec('cat', { pty: { rows: 24, cols: 80 } }, (e, ch) => (e ? reject(e) : resolve(ch))),
-      );
-      const samples = [];
-      for (let i = 0; i < 300; i += 1) {
-        const start = performance.now();
-        await new Promise((resolve) => {
-          channel.once('data', resolve);
-          channel.write('k');
-        });
-        samples.push(performance.now() - start);
-        await sleep(2);
-      }
-      client.end();
-      return samples.slice(20);
-    }
-    const de = await echo('127.0.0.1', sshdPort, login);
-    const ge = await echo('127.0.0.1', server.sshPort, `${ADMIN.email}@bench-host`);
-    console.log(
-      `keystroke echo   direct p50 ${pct(de, 50).toFixed(2)} ms p99 ${pct(de, 99).toFixed(2)} ms   gateway p50 ${pct(ge, 50).toFixed(2)} ms p99 ${pct(ge, 99).toFixed(2)} ms   added p50 ${(pct(ge, 50) - pct(de, 50)).toFixed(2)} ms (target ≤ 1) p99 ${(pct(ge, 99) - pct(de, 99)).toFixed(2)} ms (target ≤ 5)`,
+    // 2. Keystroke echo with the real OpenSSH client in a PTY (util-linux `script` gives ssh a
+    // terminal, so it runs in interactive mode as a user's does: raw local tty, TCP_NODELAY), on three
+    // paths in one run: straight to sshd, `ssh -J` through the same plain sshd as a jump host, and
+    // through Gatehouse (gateway → agent → sshd, recorded). The remote end is `cat` on a PTY: its line
+    // discipline echoes each key. One key at a time, ECHO_GAP_MS after the previous echo came back.
+    const config = path.join(tmp, 'ssh_config');
+    fs.writeFileSync(
+      config,
+      [
+        'Host *',
+        `  IdentityFile ${path.join(tmp, 'user_key')}`,
+        '  IdentitiesOnly yes',
+        '  StrictHostKeyChecking no',
+        '  UserKnownHostsFile /dev/null',
+        '  BatchMode yes',
+        '  LogLevel ERROR',
+        '',
+      ].join('\n'),
     );
+    const quote = (a) => `'${a.replaceAll("'", "'\\''")}'`;
+    const paths = {
+      direct: ['-p', String(sshdPort), `${login}@127.0.0.1`],
+      jump: ['-J', `${login}@127.0.0.1:${jumpPort}`, '-p', String(sshdPort), `${login}@127.0.0.1`],
+      gatehouse: viaGateway,
+    };
+    // And a generic tunnel to the same sshd through `gatehouse tunnel` (its local listener → the
+    // server's tunnel endpoint → the agent): the other way a user's keystrokes cross Gatehouse.
+    const generic = (
+      await call('POST', '/api/tunneldefinition/generic', token, {
+        name: 'bench-generic',
+        host_id: agentId,
+        port: sshdPort,
+      })
+    ).definition;
+    await call('PUT', `/api/tunneldefinition/${generic.id}/users`, token, { users: [me.id] });
+    const tunnelCli = spawn(
+      process.execPath,
+      [
+        'apps/agent/dist/tunnel-cli.js',
+        'tunnel',
+        generic.id,
+        '--server',
+        server.url,
+        '--token',
+        token,
+        '--local-port',
+        '0',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const tunnelPort = await new Promise((resolve, reject) => {
+      let out = '';
+      tunnelCli.stdout.on('data', (c) => {
+        out += c;
+        const m = /listening on [\d.]+:(\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      tunnelCli.on('exit', () => reject(new Error(`gatehouse tunnel ended: ${out}`)));
+    });
+    paths.tunnel = ['-p', String(tunnelPort), `${login}@127.0.0.1`];
+    async function echo(target) {
+      const command = ['ssh', '-F', config, '-tt', ...target, ...(ECHO_SHELL ? [] : ['exec cat'])].map(quote).join(' ');
+      const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'] });
+      let seen = '';
+      let waiting;
+      child.stdout.on('data', (chunk) => {
+        seen += chunk.toString('latin1');
+        if (waiting && seen.includes(waiting.char)) {
+          const done = waiting.resolve;
+          waiting = undefined;
+          done(performance.now());
+        }
+      });
+      const key = (char, timeoutMs) =>
+        new Promise((resolve) => {
+          seen = '';
+          const start = performance.now();
+          const timer = setTimeout(() => {
+            waiting = undefined;
+            resolve(undefined);
+          }, timeoutMs);
+          waiting = {
+            char,
+            resolve: (at) => {
+              clearTimeout(timer);
+              resolve(at - start);
+            },
+          };
+          child.stdin.write(char);
+        });
+      // Signed in once a key comes back (up to 30 s), then quiet output for the measurement.
+      let up = false;
+      for (let i = 0; i < 60 && !up; i += 1) up = (await key('.', 500)) !== undefined;
+      if (!up) throw new Error(`no echo from ssh ${target.join(' ')}`);
+      await sleep(500);
+      const samples = [];
+      for (let i = 0; i < ECHO_KEYS; i += 1) {
+        const ms = await key(String.fromCharCode(97 + (i % 26)), 5000);
+        if (ms === undefined) throw new Error(`key ${i} was not echoed by ssh ${target.join(' ')}`);
+        samples.push(ms);
+        await sleep(ECHO_GAP_MS);
+      }
+      // ^U ^D on the remote PTY: the line is dropped, cat or the shell ends, then ssh.
+      child.stdin.write('\x15\x04');
+      await new Promise((resolve) => {
+        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+        child.on('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+      return samples;
+    }
+    const results = {};
+    try {
+      for (const [name, target] of Object.entries(paths)) results[name] = await echo(target);
+    } finally {
+      tunnelCli.kill('SIGTERM');
+    }
+    const show = (v) =>
+      `p50 ${pct(v, 50).toFixed(2)} ms p99 ${pct(v, 99).toFixed(2)} ms (max ${Math.max(...v).toFixed(2)}, over 20 ms: ${v.filter((x) => x > 20).length})`;
+    console.log(
+      `keystroke echo   OpenSSH client in a PTY, ${ECHO_KEYS} keys ${ECHO_GAP_MS} ms apart, load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+    );
+    for (const [name, v] of Object.entries(results)) console.log(`  ${name.padEnd(10)} ${show(v)}`);
+    const d = results.direct;
+    for (const name of ['jump', 'gatehouse', 'tunnel']) {
+      const v = results[name];
+      console.log(
+        `  ${name.padEnd(10)} added vs direct: p50 ${(pct(v, 50) - pct(d, 50)).toFixed(2)} ms${name === 'jump' ? '' : ' (target ≤ 1)'}   p99 ${(pct(v, 99) - pct(d, 99)).toFixed(2)} ms${name === 'jump' ? '' : ' (target ≤ 5)'}`,
+      );
+    }
   }
 
   if (PARTS.has('live')) {
@@ -327,6 +446,7 @@ try {
   await server.close();
   await database.close();
   sshd.kill('SIGTERM');
+  jumpSshd.kill('SIGTERM');
   fs.rmSync(tmp, { recursive: true, force: true });
   setTimeout(() => process.exit(0), 500).unref();
 }
