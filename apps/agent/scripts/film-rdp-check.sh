@@ -3,7 +3,8 @@
 # container): boots this machine's root file system read-only under an overlay with
 # systemd-nspawn -b (apt-get install systemd-container), sharing the network so the agent reaches
 # SERVER, and inside it:
-#   1. a user alice runs an X server (Xvfb :N, -auth ~/.Xauthority, 0600) and an X client (xterm):
+#   1. a user alice runs an X server (Xvfb :N, -auth ~/.Xauthority, 0600, listening only on
+#      /tmp/.X11-unix/XN: -nolisten local drops the abstract socket) and an X client (xterm):
 #      a stand-in for the X server xrdp-sesman starts for a session, with its own authority file;
 #   2. the one-line install with --film-rdp; the agent connects (as root, writing its state folder);
 #   3. `systemctl show` has the drop-in's values, `systemd-analyze verify` passes, the running
@@ -68,6 +69,10 @@ cleanup() {
 trap cleanup EXIT
 
 fail() {
+  if [ -n "${INIT:-}" ]; then
+    echo "--- journalctl -u $UNIT (last 30 lines), inside the container:" >&2
+    nsenter -t "$INIT" -a journalctl -u "$UNIT" -n 30 --no-pager >&2 || true
+  fi
   echo "film-rdp check: FAIL: $*" >&2
   exit 1
 }
@@ -114,7 +119,7 @@ COOKIE=
 inside chmod 0700 /home/alice
 [ "$(inside stat -c '%a %U' /home/alice/.Xauthority)" = '600 alice' ] || fail 'the X authority file is not 0600 alice'
 inside systemd-run --quiet --unit gh-alice-x -p User=alice -p WorkingDirectory=/home/alice \
-  Xvfb "$DISPLAY_" -auth /home/alice/.Xauthority -nolisten tcp -screen 0 320x200x24
+  Xvfb "$DISPLAY_" -auth /home/alice/.Xauthority -nolisten tcp -nolisten local -screen 0 320x200x24
 for _ in $(seq 1 20); do
   inside test -S "/tmp/.X11-unix/X${DISPLAY_#:}" && break
   sleep 0.5
@@ -182,13 +187,12 @@ NODE_BIN=$(show ExecStart | sed -n 's/^{ path=\([^ ;]*\) .*/\1/p')
 [ -n "$NODE_BIN" ] || fail 'no ExecStart path'
 cp "$HERE/film-rdp-probe.mjs" "$M/opt/gatehouse-agent/film-rdp-probe.mjs"
 chmod 0644 "$M/opt/gatehouse-agent/film-rdp-probe.mjs"
-probe() { # $1: name of the run
-  RESULT=$STATE/film-rdp-probe-$1.json
+probe() { # $1: name of the run; its findings land in $DIR/probe-$1.json
   mkdir -p "$M/etc/systemd/system/$UNIT.d"
   cat >"$M/etc/systemd/system/$UNIT.d/zz-probe.conf" <<PROBE
 [Service]
 ExecStart=
-ExecStart=$NODE_BIN /opt/gatehouse-agent/film-rdp-probe.mjs $RESULT $XPID $DISPLAY_ /home/alice/.Xauthority $STATE
+ExecStart=$NODE_BIN /opt/gatehouse-agent/film-rdp-probe.mjs $1 $XPID $DISPLAY_ /home/alice/.Xauthority $STATE
 Restart=no
 PROBE
   inside systemctl daemon-reload
@@ -200,14 +204,17 @@ PROBE
   rm -f "$M/etc/systemd/system/$UNIT.d/zz-probe.conf"
   rmdir "$M/etc/systemd/system/$UNIT.d" 2>/dev/null || true
   inside systemctl daemon-reload
-  [ -f "$M$RESULT" ] || { inside journalctl -u "$UNIT" -n 20 --no-pager >&2; fail "the probe ($1) wrote no result"; }
-  cp "$M$RESULT" "$DIR/probe-$1.json"
-  rm -f "$M$RESULT"
+  for _ in $(seq 1 10); do
+    inside journalctl -u "$UNIT" -o cat --no-pager | sed -n "s/^FILM-RDP-PROBE $1 //p" | tail -1 >"$DIR/probe-$1.json"
+    [ -s "$DIR/probe-$1.json" ] && break
+    sleep 0.5
+  done
+  [ -s "$DIR/probe-$1.json" ] || fail "the probe ($1) reported nothing"
   inside systemctl restart "$UNIT"
 }
 probe film-rdp
 echo 'probe as the unit (film-rdp):'
-sed 's/^/  | /' "$DIR/probe-film-rdp.json"
+node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")),null,2))' "$DIR/probe-film-rdp.json" | sed 's/^/  | /'
 node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 const bad = [];
@@ -215,6 +222,7 @@ if (r.uid !== 0) bad.push("uid " + r.uid);
 if (r.target.owner === 0) bad.push("the X server runs as root, not as another user");
 if (!r.procFd.ok || r.procFd.sockets < 1) bad.push("/proc/<pid>/fd: " + JSON.stringify(r.procFd));
 if (!r.procCwd.ok || r.procCwd.cwd !== "/home/alice") bad.push("/proc/<pid>/cwd: " + JSON.stringify(r.procCwd));
+if (!r.procNet.ok || r.procNet.tcpLines < 2) bad.push("/proc/net/tcp: " + JSON.stringify(r.procNet));
 if (!r.ss.ok || r.ss.withPeer < 1) bad.push("ss -xan peers: " + JSON.stringify(r.ss));
 if (!r.ssProcesses.ok || !r.ssProcesses.serverNamed || r.ssProcesses.withPeer < 1) bad.push("ss -xan -p: " + JSON.stringify(r.ssProcesses));
 if (!r.xauthority.ok || r.xauthority.bytes < 1) bad.push("X authority: " + JSON.stringify(r.xauthority));
@@ -222,9 +230,43 @@ if (!r.ffmpeg.ok || r.ffmpeg.bytes !== 320 * 200 * 4) bad.push("ffmpeg x11grab: 
 if (!r.stateWrite.ok) bad.push("state folder: " + JSON.stringify(r.stateWrite));
 if (bad.length) { console.error(bad.join("\n")); process.exit(1); }
 ' "$DIR/probe-film-rdp.json" || fail 'the unit with film-rdp.conf cannot do what capture needs (above)'
-echo 'probe: /proc/<pid>/fd and cwd of alice'"'"'s X server, ss peers and owners, her 0600 X authority, ffmpeg x11grab of one frame, the state folder: all done'
+echo 'probe: /proc/<pid>/fd and cwd of alice'"'"'s X server, /proc/net/tcp, ss peers and owners, her 0600 X authority, ffmpeg x11grab of one frame, the state folder: all done'
 wait_active
 wait_connected 'after the probe, the agent again'
+
+# Each line of the drop-in is needed: the probe again with one of them undone (another drop-in
+# after film-rdp.conf), and what it then cannot do.
+variant() { # $1 name, $2 the line(s) undoing it, $3 what must then fail (a JS condition on r)
+  printf '[Service]\n%b\n' "$2" >"$M/etc/systemd/system/$UNIT.d/zy-variant.conf"
+  probe "v-$1"
+  rm -f "$M/etc/systemd/system/$UNIT.d/zy-variant.conf"
+  inside systemctl daemon-reload
+  inside systemctl restart "$UNIT"
+  node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const f = (k) => (r[k].ok ? "ok" : "FAILS (" + r[k].error + ")");
+console.log("  without " + process.argv[2] + ": /proc fd " + f("procFd") + ", /proc/net " + f("procNet") +
+  ", ss peers " + (r.ss.ok ? r.ss.withPeer : r.ss.error) + ", ss -p names X " + (r.ssProcesses.ok && r.ssProcesses.serverNamed) +
+  ", X authority " + f("xauthority") + ", ffmpeg " + f("ffmpeg") + ", state " + f("stateWrite"));
+if (!new Function("r", "return " + process.argv[3])(r)) { console.error("expected: " + process.argv[3]); process.exit(1); }
+' "$DIR/probe-v-$1.json" "$1" "$3" || fail "without $1 the probe could still do what it needs it for"
+}
+echo 'each line of film-rdp.conf, undone one at a time:'
+variant CAP_SYS_PTRACE 'CapabilityBoundingSet=\nCapabilityBoundingSet=CAP_DAC_READ_SEARCH CAP_DAC_OVERRIDE' \
+  '!r.procFd.ok && !r.procCwd.ok && !r.ssProcesses.serverNamed'
+variant CAP_DAC_OVERRIDE 'CapabilityBoundingSet=\nCapabilityBoundingSet=CAP_SYS_PTRACE CAP_DAC_READ_SEARCH' \
+  '!r.stateWrite.ok && r.xauthority.ok && r.ffmpeg.ok'
+# CAP_DAC_OVERRIDE covers reading too: without CAP_DAC_READ_SEARCH nothing changes (printed, not asserted).
+variant CAP_DAC_READ_SEARCH 'CapabilityBoundingSet=\nCapabilityBoundingSet=CAP_SYS_PTRACE CAP_DAC_OVERRIDE' 'true'
+variant AF_NETLINK 'RestrictAddressFamilies=\nRestrictAddressFamilies=AF_UNIX AF_INET AF_INET6' \
+  'r.ss.ok && r.ss.withPeer === 0'
+variant PrivateTmp=no 'PrivateTmp=yes' '!r.ffmpeg.ok && r.xauthority.ok'
+variant ProtectHome=read-only 'ProtectHome=yes' '!r.xauthority.ok'
+variant ProcSubset=all 'ProcSubset=pid' '!r.procNet.ok'
+variant User=root 'User=gatehouse-agent\nGroup=gatehouse-agent' \
+  '!r.procFd.ok && !r.xauthority.ok && r.stateWrite.ok'
+wait_active
+wait_connected 'after the variants, the agent again'
 
 # 5. Again without the flag: kept.
 inside /bin/sh -c "curl -fsSL '$SERVER/api/agent/install.sh' | sh -s --" 2>"$DIR/install-2.log" ||
@@ -249,7 +291,7 @@ expect ProtectHome yes
 wait_connected 'after --no-film-rdp, as gatehouse-agent'
 probe plain
 echo 'probe as the unit (no drop-in, the control):'
-sed 's/^/  | /' "$DIR/probe-plain.json"
+node -e 'console.log(JSON.stringify(JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")),null,2))' "$DIR/probe-plain.json" | sed 's/^/  | /'
 node -e '
 const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
 const bad = [];

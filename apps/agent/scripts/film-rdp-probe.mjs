@@ -1,10 +1,12 @@
 // Used by film-rdp-check.sh only (not shipped): run as gatehouse-agent.service's ExecStart (the
 // same unit, drop-ins and node, another script), it does what the agent does to film an xrdp
-// session, against another user's X server, and writes what worked to RESULT as JSON:
+// session, against another user's X server, and prints what worked as one line of JSON to its
+// stdout (the journal), after the word FILM-RDP-PROBE and NAME:
 //
-//   node film-rdp-probe.mjs RESULT X_SERVER_PID DISPLAY XAUTHORITY STATE_DIR
+//   node film-rdp-probe.mjs NAME X_SERVER_PID DISPLAY XAUTHORITY STATE_DIR
 //
 // - /proc/<pid>/fd and cwd of the other user's X server (the agent's /proc walk: xrdp-session.ts)
+// - /proc/net/tcp and tcp6 (how the agent finds xrdp's end of a stream) and /etc/passwd
 // - `ss -xan` (the agent's call) and `ss -xan -p`: the X socket's connections with their peers
 // - the other user's 0600 X authority file (ffmpeg reads it; the agent only names it)
 // - ffmpeg x11grab of that display over /tmp/.X11-unix, with that file as XAUTHORITY: one frame
@@ -13,9 +15,9 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
-const [result, pidText, display, xauthority, stateDir] = process.argv.slice(2);
-if (!result || !pidText || !display || !xauthority || !stateDir) {
-  console.error('usage: node film-rdp-probe.mjs RESULT X_SERVER_PID DISPLAY XAUTHORITY STATE_DIR');
+const [name, pidText, display, xauthority, stateDir] = process.argv.slice(2);
+if (!name || !pidText || !display || !xauthority || !stateDir) {
+  console.error('usage: node film-rdp-probe.mjs NAME X_SERVER_PID DISPLAY XAUTHORITY STATE_DIR');
   process.exit(2);
 }
 const pid = Number(pidText);
@@ -45,6 +47,11 @@ const out = {
     return { fds: names.length, sockets: links.filter((l) => l.startsWith('socket:[')).length };
   }),
   procCwd: check(() => ({ cwd: fs.readlinkSync(`/proc/${pid}/cwd`) })),
+  procNet: check(() => {
+    const lines = ['tcp', 'tcp6'].map((f) => fs.readFileSync(`/proc/net/${f}`, 'utf8').split('\n').length);
+    const passwd = fs.readFileSync('/etc/passwd', 'utf8').split('\n').length;
+    return { tcpLines: lines[0], tcp6Lines: lines[1], passwdLines: passwd };
+  }),
   ss: check(() => {
     const text = execFileSync('ss', ['-xan'], { encoding: 'utf8' });
     // u_str ESTAB 0 0 /tmp/.X11-unix/X37 1234 * 1235: the server's end of a connection, and its peer.
@@ -97,5 +104,4 @@ const out = {
     return {};
   }),
 };
-fs.writeFileSync(result, `${JSON.stringify(out, null, 2)}\n`);
-console.log(JSON.stringify(out));
+console.log(`FILM-RDP-PROBE ${name} ${JSON.stringify(out)}`);

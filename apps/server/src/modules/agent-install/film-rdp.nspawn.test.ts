@@ -11,7 +11,7 @@ import { run } from './install-rig.js';
  * needs, under a real systemd as PID 1, and `--no-film-rdp` takes it back. This machine's systemd is
  * not PID 1, so apps/agent/scripts/film-rdp-check.sh boots this root file system under an overlay
  * with systemd-nspawn -b and runs the one-line install inside against this real server (see the
- * script for each step). Its X server of another user is Xvfb with an -auth file (a stand-in for
+ * script for each step), and undoes each line of the drop-in in turn to show what it is for. Its X server of another user is Xvfb with an -auth file (a stand-in for
  * the Xorg xrdp-sesman starts: the same socket, /proc entries and 0600 authority file); xrdp itself
  * is covered, without systemd, by apps/agent/src/xrdp-capture.security.test.ts.
  *
@@ -56,6 +56,10 @@ describe.skipIf(why !== '')('install.sh --film-rdp under a real systemd (systemd
     expect(ran.stdout).toMatch(/connected after \d+s \(installed with --film-rdp, running as root\)/);
     expect(ran.stdout).toContain('CapabilityBoundingSet=cap_dac_override cap_dac_read_search cap_sys_ptrace');
     expect(ran.stdout).toContain('systemd-analyze verify: passed');
+    // Each line of the drop-in, undone alone, takes away what it is there for (the script asserts which).
+    for (const line of ['CAP_SYS_PTRACE', 'CAP_DAC_OVERRIDE', 'AF_NETLINK', 'PrivateTmp=no', 'ProtectHome=read-only']) {
+      expect(ran.stdout).toMatch(new RegExp(`without ${line}: .*FAILS|without ${line}: .*ss peers 0`));
+    }
     expect(ran.stdout).toContain('control: without film-rdp.conf the same probe could do none of it');
     expect(said).not.toContain(key);
   }, 300_000);
