@@ -158,10 +158,10 @@ async function connect(domain = '') {
   return socket;
 }
 
-async function ready(socket: FakeSocket) {
+async function ready(socket: FakeSocket, extra: Record<string, unknown> = {}) {
   act(() => {
     socket.accept();
-    socket.text({ ready: true, recording_id: REC, width: 1366, height: 700 });
+    socket.text({ ready: true, recording_id: REC, width: 1366, height: 700, ...extra });
   });
   await screen.findByRole('button', { name: 'Disconnect' });
   const rfb = rfbs.at(-1);
@@ -344,6 +344,38 @@ describe('DesktopPage', () => {
     fireEvent.change(within(dialog).getByLabelText('Text for the desktop'), { target: { value: 'hello desktop' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send to desktop' }));
     expect(rfb.clipboardPasteFrom).toHaveBeenCalledWith('hello desktop');
+  });
+
+  it('clipboard off by the definition: no clipboard button, and a note says it is off', async () => {
+    const socket = await connect();
+    await ready(socket, { clipboard: 'off' });
+    expect(screen.queryByRole('button', { name: 'Clipboard' })).toBeNull();
+    expect(screen.getByText('Clipboard off').closest('[title]')?.getAttribute('title')).toContain(
+      'the gateway enforces it',
+    );
+  });
+
+  it('clipboard out of the desktop only: nothing to send, what the desktop copied shows, and why', async () => {
+    const socket = await connect();
+    const rfb = await ready(socket, { clipboard: 'from-desktop' });
+    act(() => rfb.emit('clipboard', { text: 'copied over there' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Clipboard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Clipboard' });
+    expect(within(dialog).getByText('copied over there')).toBeTruthy();
+    expect(within(dialog).queryByLabelText('Text for the desktop')).toBeNull();
+    expect(within(dialog).getByText(/lets text come out of the desktop only/)).toBeTruthy();
+  });
+
+  it('clipboard into the desktop only: text can be sent, nothing copied there is shown, and why', async () => {
+    const socket = await connect();
+    const rfb = await ready(socket, { clipboard: 'to-desktop' });
+    fireEvent.click(screen.getByRole('button', { name: 'Clipboard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Clipboard' });
+    expect(within(dialog).queryByText('Copied on the desktop')).toBeNull();
+    expect(within(dialog).getByText(/lets text go into the desktop only/)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('Text for the desktop'), { target: { value: 'hello' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send to desktop' }));
+    expect(rfb.clipboardPasteFrom).toHaveBeenCalledWith('hello');
   });
 
   it('cancels a connection that is still opening', async () => {

@@ -116,16 +116,22 @@ export function DesktopPage() {
         toolbar={{
           title,
           onCtrlAltDel: connection.sendCtrlAltDel,
-          onClipboard: () => {
-            setClipboardSeen(state.clipboard);
-            setClipboardOpen(true);
-          },
+          // The definition's policy (enforced by the gateway): no button when the clipboard is off.
+          ...(state.clipboardPolicy === 'off'
+            ? { clipboardOff: true }
+            : {
+                onClipboard: () => {
+                  setClipboardSeen(state.clipboard);
+                  setClipboardOpen(true);
+                },
+              }),
           clipboardNew: state.clipboard !== null && state.clipboard !== clipboardSeen,
           onLeave: () => setConfirming(true),
         }}
       />
       <ClipboardDialog
-        open={clipboardOpen && state.phase === 'connected'}
+        open={clipboardOpen && state.phase === 'connected' && state.clipboardPolicy !== 'off'}
+        policy={state.clipboardPolicy}
         received={state.clipboard}
         onSend={connection.paste}
         onClose={() => {

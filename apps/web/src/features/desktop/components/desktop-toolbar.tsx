@@ -1,3 +1,4 @@
+import ContentPasteOffOutlined from '@mui/icons-material/ContentPasteOffOutlined';
 import ContentPasteOutlined from '@mui/icons-material/ContentPasteOutlined';
 import FiberManualRecord from '@mui/icons-material/FiberManualRecord';
 import FullscreenExitOutlined from '@mui/icons-material/FullscreenExitOutlined';
@@ -25,6 +26,8 @@ export interface DesktopToolbarProps {
   onClipboard?: () => void;
   /** True when the desktop copied something not yet looked at. */
   clipboardNew?: boolean;
+  /** The definition turned the clipboard off: a note says so where the button would be. */
+  clipboardOff?: boolean;
   onLeave?: () => void;
 }
 
@@ -96,6 +99,15 @@ export function DesktopToolbar(props: DesktopToolbarProps) {
         >
           {t('desktop.toolbar.clipboard')}
         </Button>
+      ) : null}
+      {connected && props.clipboardOff ? (
+        <Chip
+          icon={<ContentPasteOffOutlined />}
+          size="small"
+          variant="outlined"
+          label={t('desktop.toolbar.clipboardOff')}
+          title={t('desktop.clipboard.off')}
+        />
       ) : null}
       {connected ? (
         <Button

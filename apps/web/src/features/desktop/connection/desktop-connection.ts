@@ -1,5 +1,5 @@
 import RFB from '@novnc/novnc';
-import type { DesktopEnd, DesktopSize } from './desktop-protocol';
+import type { ClipboardPolicy, DesktopEnd, DesktopSize } from './desktop-protocol';
 import { endOfClose, parseAnswer, wsUrl } from './desktop-protocol';
 
 /** Where a desktop connection is: not opened, waiting for the server's ready, showing, or over. */
@@ -16,6 +16,8 @@ export interface DesktopState {
   size: DesktopSize | null;
   /** The text last copied on the remote desktop, or null. */
   clipboard: string | null;
+  /** What the definition lets the clipboard carry (the gateway enforces it). */
+  clipboardPolicy: ClipboardPolicy;
 }
 
 /** What to open: the server path with its query, the first frame, and whether input is sent. */
@@ -27,7 +29,14 @@ export interface DesktopOpen {
   target: () => HTMLElement | null;
 }
 
-const IDLE: DesktopState = { phase: 'idle', end: null, recordingId: null, size: null, clipboard: null };
+const IDLE: DesktopState = {
+  phase: 'idle',
+  end: null,
+  recordingId: null,
+  size: null,
+  clipboard: null,
+  clipboardPolicy: 'both',
+};
 
 /**
  * One browser desktop: opens the WebSocket, sends the first frame (token and, for a connection, the
@@ -89,7 +98,12 @@ export class DesktopConnection {
       rfb.background = 'transparent';
       rfb.addEventListener('clipboard', (clip) => this.set({ clipboard: clip.detail.text }));
       this.rfb = rfb;
-      this.set({ phase: 'connected', recordingId: answer.recordingId, size: answer.size });
+      this.set({
+        phase: 'connected',
+        recordingId: answer.recordingId,
+        size: answer.size,
+        clipboardPolicy: answer.clipboard,
+      });
       if (!viewOnly) rfb.focus({ preventScroll: true });
     };
     const onClose = (event: CloseEvent) => {

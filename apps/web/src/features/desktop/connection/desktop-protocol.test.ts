@@ -52,8 +52,12 @@ describe('desktop protocol', () => {
       kind: 'ready',
       recordingId: 'r1',
       size: { width: 1280, height: 800 },
+      clipboard: 'both',
     });
-    expect(parseAnswer('{"ready":true}')).toEqual({ kind: 'ready', recordingId: null, size: null });
+    expect(parseAnswer('{"ready":true}')).toEqual({ kind: 'ready', recordingId: null, size: null, clipboard: 'both' });
+    // The definition's clipboard policy; an unknown value reads as off, never wider.
+    expect(parseAnswer('{"ready":true,"clipboard":"from-desktop"}')).toMatchObject({ clipboard: 'from-desktop' });
+    expect(parseAnswer('{"ready":true,"clipboard":"sideways"}')).toMatchObject({ clipboard: 'off' });
     expect(parseAnswer('{"error":"Install freerdp2-x11"}')).toEqual({ kind: 'error', message: 'Install freerdp2-x11' });
     expect(parseAnswer('not json')).toEqual({ kind: 'unknown' });
     expect(parseAnswer('{"ready":"yes"}')).toEqual({ kind: 'unknown' });

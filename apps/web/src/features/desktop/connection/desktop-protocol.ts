@@ -26,9 +26,16 @@ export interface WatchHello {
   token: string;
 }
 
+/**
+ * The rdp definition's clipboard policy, enforced by the gateway: both ways, into the desktop
+ * only, out of it only, or off. The console offers only what the policy allows.
+ */
+export type ClipboardPolicy = 'both' | 'to-desktop' | 'from-desktop' | 'off';
+const POLICIES: readonly string[] = ['both', 'to-desktop', 'from-desktop', 'off'];
+
 /** The server's TEXT answer before the RFB stream: ready, or why not. */
 export type ServerAnswer =
-  | { kind: 'ready'; recordingId: string | null; size: DesktopSize | null }
+  | { kind: 'ready'; recordingId: string | null; size: DesktopSize | null; clipboard: ClipboardPolicy }
   | { kind: 'error'; message: string }
   | { kind: 'unknown' };
 
@@ -114,6 +121,7 @@ export function parseAnswer(text: string): ServerAnswer {
     recording_id?: unknown;
     width?: unknown;
     height?: unknown;
+    clipboard?: unknown;
   };
   if (typeof answer.error === 'string') return { kind: 'error', message: answer.error };
   if (answer.ready !== true) return { kind: 'unknown' };
@@ -125,5 +133,12 @@ export function parseAnswer(text: string): ServerAnswer {
     kind: 'ready',
     recordingId: typeof answer.recording_id === 'string' ? answer.recording_id : null,
     size,
+    // Absent (a server before the policy, or a watcher's answer): both; an unknown value: off.
+    clipboard:
+      answer.clipboard === undefined
+        ? 'both'
+        : POLICIES.includes(answer.clipboard as string)
+          ? (answer.clipboard as ClipboardPolicy)
+          : 'off',
   };
 }
