@@ -113,6 +113,19 @@ describe.skipIf(skip !== undefined)(
         [recordingId],
       );
       expect(row).toEqual({ instance_id: a().id, kind: 'desktop' });
+      // The session list tells it apart from a native RDP client, and filters by it.
+      type List = { recordings: { id: string; type: string; kind: string | null }[] };
+      const desktops = await rig.api<List>(rig.balancer.url, 'GET', '/api/recording?kind=desktop&live=true');
+      expect(desktops.body.recordings.find((r) => r.id === recordingId)).toMatchObject({
+        type: 'rdp',
+        kind: 'desktop',
+      });
+      const shells = await rig.api<List>(rig.balancer.url, 'GET', '/api/recording?kind=shell&sort=kind');
+      expect(shells.status).toBe(200);
+      expect(shells.body.recordings.some((r) => r.id === recordingId)).toBe(false);
+      const bogus = await rig.api<{ message: string }>(rig.balancer.url, 'GET', '/api/recording?kind=telnet');
+      expect(bogus.status).toBe(400);
+      expect(bogus.body.message).toContain('desktop');
       user.pointer(100, 100);
       await eventually(
         async () => host.pointer(),

@@ -6,6 +6,14 @@ import { SESSION_KINDS } from './file-transfers.js';
 
 export const RECORDING_TYPES = ['ssh', 'rdp', 'generic', 'agent'] as const;
 
+/**
+ * What a session was, as the list shows and filters it: an SSH session's first channel
+ * (SESSION_KINDS), or 'desktop' for an rdp session run by the gateway as a browser desktop and
+ * filmed there (issue 18). An rdp session of a native client through a tunnel has none (null).
+ */
+export const RECORDING_KINDS = [...SESSION_KINDS, 'desktop'] as const;
+export type RecordingKind = (typeof RECORDING_KINDS)[number];
+
 /** How an rdp session's video stands (issue 18): the agent's capture states, or not-filmed. */
 export const VIDEO_STATES = ['waiting', 'filming', 'stopped', 'failed', 'unsupported', 'not-filmed'] as const;
 export const VideoState = z.enum(VIDEO_STATES);
@@ -31,9 +39,11 @@ export const Recording = z
       ),
     legal_hold: LegalHold.describe('While held, retention never removes the recording'),
     kind: z
-      .enum(SESSION_KINDS)
+      .enum(RECORDING_KINDS)
       .nullable()
-      .describe('What the SSH session’s first channel was (shell, exec, sftp, scp, forward); null for RDP and tunnels'),
+      .describe(
+        'What the SSH session’s first channel was (shell, exec, sftp, scp, forward); desktop for an rdp session the gateway ran as a browser desktop and filmed; null for a native RDP client through a tunnel and for other tunnels',
+      ),
     command: z.string().nullable().describe('The command of an exec or scp session'),
     video_state: VideoState.nullable()
       .optional()
@@ -93,9 +103,9 @@ export const listRecordings = defineRoute({
       .optional()
       .describe('true: only recordings on legal hold; false: only those not on hold'),
     kind: z
-      .enum(SESSION_KINDS, { error: `kind must be one of ${SESSION_KINDS.join(', ')}` })
+      .enum(RECORDING_KINDS, { error: `kind must be one of ${RECORDING_KINDS.join(', ')}` })
       .optional()
-      .describe('Only sessions whose first channel was of this kind'),
+      .describe('Only sessions whose first channel was of this kind, or (desktop) browser desktops run by the gateway'),
   }),
   response: z.object({
     recordings: z.array(Recording),

@@ -31,11 +31,15 @@ describe('desktop entry points', () => {
     ]);
   });
 
-  it('offers Watch live for live RDP as for live SSH, never for ended sessions', () => {
-    expect(canWatch(row({}))).toBe(true);
-    expect(canWatch(row({ type: 'agent', has_video: true }))).toBe(true);
+  it('offers Watch live for a live browser desktop as for live SSH, never for ended sessions', () => {
+    expect(canWatch(row({ kind: 'desktop' }))).toBe(true);
     expect(canWatch(row({ type: 'ssh', kind: 'shell' }))).toBe(true);
-    expect(canWatch(row({ ended_on: '2026-01-01T01:00:00.000Z' }))).toBe(false);
+    expect(canWatch(row({ kind: 'desktop', ended_on: '2026-01-01T01:00:00.000Z' }))).toBe(false);
     expect(canWatch(row({ type: 'generic' }))).toBe(false);
+  });
+
+  it('offers no Watch live for a native RDP client through a tunnel: the gateway has no picture of it', () => {
+    expect(canWatch(row({}))).toBe(false);
+    expect(canWatch(row({ type: 'agent', has_video: true }))).toBe(false);
   });
 });

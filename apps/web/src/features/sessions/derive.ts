@@ -12,6 +12,18 @@ export const CHANNEL_KINDS = ['shell', 'exec', 'sftp', 'scp', 'forward'] as cons
   SessionRow['kind']
 >[];
 
+/** The Kind filter's values: the channel kinds, and browser desktops run (and filmed) by the gateway. */
+export const KIND_FILTERS = [...CHANNEL_KINDS, 'desktop'] as const satisfies readonly NonNullable<SessionRow['kind']>[];
+export type KindFilter = (typeof KIND_FILTERS)[number];
+
+/**
+ * An rdp session the gateway ran as a browser desktop (kind 'desktop', filmed at the gateway and
+ * watched live at #/desktop/watch/:id), as opposed to a native RDP client through a tunnel.
+ */
+export function isGatewayDesktop(row: Pick<SessionRow, 'kind'>): boolean {
+  return row.kind === 'desktop';
+}
+
 /** The fields spec §3 derives on the client from a session recording. */
 export interface SessionView {
   id: string;

@@ -1,8 +1,8 @@
-import type { RECORDING_SORTS, ResponseOf, Routes, SessionKind as ChannelKind } from '@gatehouse/contracts';
+import type { RECORDING_SORTS, ResponseOf, Routes } from '@gatehouse/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
-import type { SessionKind } from '../derive';
+import type { KindFilter, SessionKind } from '../derive';
 import type { TimeFilter } from '../time-filter';
 import { timeWindow } from '../time-filter';
 import { REFRESH_MS, SESSION_KEYS } from './session-keys';
@@ -23,8 +23,8 @@ export type HoldFilter = 'any' | 'held' | 'not-held';
 export interface SessionFilters {
   time: TimeFilter;
   type: SessionKind | 'any';
-  /** What the SSH session's first channel was (shell, exec, sftp, scp, forward), or 'any'. */
-  kind: ChannelKind | 'any';
+  /** What the SSH session's first channel was (shell, exec, sftp, scp, forward), a browser desktop, or 'any'. */
+  kind: KindFilter | 'any';
   live: LiveFilter;
   hold: HoldFilter;
   /** A tunnel definition's name, or 'all' (the default). */

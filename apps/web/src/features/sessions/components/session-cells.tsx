@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import { useTranslation } from 'react-i18next';
 import type { SessionKind, SessionRow } from '../derive';
-import { durationOf, formatDuration, isLive } from '../derive';
+import { durationOf, formatDuration, isLive, sessionType } from '../derive';
 import { useNow } from './use-now';
 
 /** Status (spec §3): a red Live chip, or a quiet Finished one. */
@@ -29,11 +29,12 @@ export function TypeLabel({ kind }: { kind: SessionKind }) {
 
 /**
  * What an SSH session's first channel was: shell, exec (with its command), sftp, scp (with its
- * command) or forward; '-' for sessions that are not SSH or began before kinds were recorded.
+ * command) or forward; for rdp, a browser desktop filmed at the gateway or a native RDP client
+ * (through a tunnel); '-' for other sessions, and SSH ones that began before kinds were recorded.
  */
-export function ChannelKindLabel({ row }: { row: Pick<SessionRow, 'kind' | 'command'> }) {
+export function ChannelKindLabel({ row }: { row: Pick<SessionRow, 'kind' | 'command' | 'type' | 'has_video'> }) {
   const { t } = useTranslation();
-  if (!row.kind) return <>-</>;
+  if (!row.kind) return sessionType(row) === 'rdp' ? <>{t('sessions.kind.rdpClient')}</> : <>-</>;
   const label = t(`sessions.kind.${row.kind}`);
   if (!row.command) return <>{label}</>;
   return (

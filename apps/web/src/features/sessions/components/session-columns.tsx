@@ -10,7 +10,7 @@ import { formatDateTime } from '../../../lib/dates';
 import { LegalHoldChip } from './legal-hold-chip';
 import { NotFilmedChip } from './not-filmed';
 import type { SessionRow } from '../derive';
-import { isLive, sessionType } from '../derive';
+import { isGatewayDesktop, isLive, sessionType } from '../derive';
 import {
   ChannelKindLabel,
   DurationText,
@@ -25,12 +25,12 @@ import {
 export type SessionAction = 'details' | 'watch' | 'replay';
 
 /**
- * True when the session can be watched as it happens (spec: Watch live): live SSH, and live RDP,
- * watched as a gateway desktop (features/desktop; the server says so if it is not one).
+ * True when the session can be watched as it happens (spec: Watch live): live SSH, and a live
+ * browser desktop run by the gateway (features/desktop's watch page). A native RDP client through
+ * a tunnel has no live picture at the gateway (the agent films it): it is replayed instead.
  */
 export function canWatch(row: SessionRow): boolean {
-  const type = sessionType(row);
-  return isLive(row) && (type === 'ssh' || type === 'rdp');
+  return isLive(row) && (sessionType(row) === 'ssh' || isGatewayDesktop(row));
 }
 
 /** True when there is something to play: an SSH session's terminal, or an RDP session's video. */

@@ -61,7 +61,7 @@ export function SessionFacts({ row, detail }: { row: SessionRow; detail: Session
       <Fact label={t('sessions.columns.type')}>
         <TypeLabel kind={sessionType(row)} />
       </Fact>
-      {row.kind ? (
+      {row.kind || sessionType(row) === 'rdp' ? (
         <Fact label={t('sessions.columns.kind')}>
           <ChannelKindLabel row={row} />
         </Fact>

@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import type { SessionFilters } from '../api/list-sessions';
 import { useTunnelNames } from '../api/tunnel-names';
-import { CHANNEL_KINDS, type SessionKind } from '../derive';
+import { KIND_FILTERS, type SessionKind } from '../derive';
 import { TIME_FILTERS } from '../time-filter';
 
 const KINDS: readonly SessionKind[] = ['ssh', 'rdp', 'generic', 'agent'];
@@ -99,7 +99,7 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         sx={selectSx}
       >
         <MenuItem value="any">{t('sessions.filters.anyKind')}</MenuItem>
-        {CHANNEL_KINDS.map((kind) => (
+        {KIND_FILTERS.map((kind) => (
           <MenuItem key={kind} value={kind}>
             {t(`sessions.kind.${kind}`)}
           </MenuItem>

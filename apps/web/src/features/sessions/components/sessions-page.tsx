@@ -19,7 +19,7 @@ import { watchDesktopPath } from '../../desktop/feature';
 import type { SessionSort } from '../api/list-sessions';
 import { useSessionList } from '../api/list-sessions';
 import type { SessionRow } from '../derive';
-import { sessionType } from '../derive';
+import { isGatewayDesktop } from '../derive';
 import { playerPath } from '../player-path';
 import type { SessionAction } from './session-columns';
 import { SessionDetailDrawer } from './session-detail-drawer';
@@ -80,7 +80,7 @@ export function SessionsPage() {
   );
   const open = useCallback(
     (row: SessionRow, live: boolean) =>
-      void navigate(live && sessionType(row) === 'rdp' ? watchDesktopPath(row.id) : playerPath(row.id, live)),
+      void navigate(live && isGatewayDesktop(row) ? watchDesktopPath(row.id) : playerPath(row.id, live)),
     [navigate],
   );
   const onAction = useCallback(

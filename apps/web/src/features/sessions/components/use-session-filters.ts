@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import type { HoldFilter, LiveFilter, SessionFilters, SessionSort } from '../api/list-sessions';
 import { DEFAULT_FILTERS } from '../api/list-sessions';
-import { CHANNEL_KINDS, type SessionKind } from '../derive';
+import { KIND_FILTERS, type SessionKind } from '../derive';
 import { parseTimeFilter } from '../time-filter';
 
 const KINDS: readonly SessionKind[] = ['ssh', 'rdp', 'generic', 'agent'];
@@ -26,7 +26,7 @@ export function readFilters(params: URLSearchParams): SessionFilters & SessionOr
   return {
     time: parseTimeFilter(params.get('time')),
     type: KINDS.find((value) => value === type) ?? 'any',
-    kind: CHANNEL_KINDS.find((value) => value === kind) ?? 'any',
+    kind: KIND_FILTERS.find((value) => value === kind) ?? 'any',
     live: LIVE.find((value) => value === live) ?? 'any',
     hold: HOLD.find((value) => value === hold) ?? 'any',
     tunnel: params.get('tunnel') || 'all',
