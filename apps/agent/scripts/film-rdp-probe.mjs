@@ -10,7 +10,7 @@
 // - `ss -xan` (the agent's call) and `ss -xan -p`: the X socket's connections with their peers
 // - the other user's 0600 X authority file (ffmpeg reads it; the agent only names it)
 // - ffmpeg x11grab of that display over /tmp/.X11-unix, with that file as XAUTHORITY: one frame
-// - a file written and removed in the state folder (the agent's identity and spool live there)
+// - a file written and removed in the state folder (the agent's identity.json and config.json live there)
 // It never prints the X authority file's bytes, only how many there were.
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
