@@ -237,5 +237,26 @@ describe.skipIf(skip !== undefined)(
       user.close();
       await user.closed;
     }, 60_000);
+
+    // Last: it stops instance B.
+    it('the watcher’s instance stopping closes the watchers it relays with 1001; the desktop goes on', async () => {
+      const { client: user, recordingId } = await desktopOnA();
+      const remote = await watchOn(b().url, recordingId, rig.token);
+      expect(remote.answer).toEqual({ ready: true, ...SIZE });
+      await remote.client.handshake();
+      b().child.kill('SIGTERM');
+      const closed = await remote.client.closed;
+      expect(closed.code).toBe(1001);
+      // A runs the desktop still: the user's input reaches the host.
+      user.pointer(321, 123);
+      await eventually(
+        async () => host.pointer(),
+        (p) => p.x === 321 && p.y === 123,
+        15_000,
+      );
+      expect(user.ws.readyState).toBe(WebSocket.OPEN);
+      user.close();
+      await user.closed;
+    }, 60_000);
   },
 );
