@@ -102,6 +102,16 @@ describe.skipIf(skip !== undefined)(
     }, 120_000);
 
     afterAll(async () => {
+      // Every desktop finished (its programs stopped) before the instances are killed: none is orphaned.
+      if (rig)
+        await eventually(
+          () =>
+            rig.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM recordings WHERE kind = 'desktop' AND ended_on IS NULL",
+            ),
+          (rows) => rows[0]?.n === 0,
+          30_000,
+        ).catch(() => undefined);
       await rig?.stop();
       host?.stop();
     });
