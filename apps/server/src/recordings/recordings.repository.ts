@@ -33,7 +33,7 @@ export interface RecordingFilter {
   forwarded?: boolean;
   /** Only recordings on legal hold (true), or only those not on hold (false). */
   hold?: boolean;
-  /** Only sessions whose first channel was of this kind (shell, exec, sftp, scp, forward). */
+  /** Only sessions whose first channel was of this kind (shell, exec, sftp, scp, forward), or browser desktops (desktop). */
   kind?: string;
 }
 
