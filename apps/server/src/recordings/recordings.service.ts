@@ -48,6 +48,11 @@ export class RecordingsService extends EventEmitter {
   private health: DatabaseHealth | undefined;
   /** Recordings being started (their row may exist before they are live): never orphans. */
   private readonly starting = new Set<string>();
+  /**
+   * Recordings being finished (no longer live, their row not yet ended): never orphans either,
+   * or the sweep would recover, cut and sign a session while finish() writes it.
+   */
+  private readonly ending = new Set<string>();
   /** Live here, but taken over by another instance after this one was declared gone. */
   private readonly takenOver = new Set<string>();
   /**
@@ -198,6 +203,19 @@ export class RecordingsService extends EventEmitter {
   /** Flushes, signs the manifest, and closes the row. */
   async finish(live: LiveRecording, reason: string, terminatedBy?: string): Promise<SignedManifest | undefined> {
     if (!this.live.delete(live.id)) return undefined;
+    this.ending.add(live.id);
+    try {
+      return await this.finishRow(live, reason, terminatedBy);
+    } finally {
+      this.ending.delete(live.id);
+    }
+  }
+
+  private async finishRow(
+    live: LiveRecording,
+    reason: string,
+    terminatedBy: string | undefined,
+  ): Promise<SignedManifest | undefined> {
     this.committers.delete(live.id);
     const totals = await live.recorder.finish();
     if (this.takenOver.delete(live.id)) return this.giveBack(live);
@@ -248,11 +266,16 @@ export class RecordingsService extends EventEmitter {
    */
   async recoverOrphans(silentSeconds: number): Promise<number> {
     const self = this.instanceId();
-    const orphans = (await this.repository.orphans(silentSeconds, self)).filter(
-      (r) => !this.live.has(r.id) && !this.unsaved.has(r.id) && !this.starting.has(r.id),
-    );
+    // Held here before the query or after it: a session that ended meanwhile was read still open.
+    const busy = () => [...this.live.keys(), ...this.unsaved.keys(), ...this.starting, ...this.ending];
+    const before = new Set(busy());
+    const rows = await this.repository.orphans(silentSeconds, self);
+    const after = new Set(busy());
+    const orphans = rows.filter((r) => !before.has(r.id) && !after.has(r.id));
     for (const row of orphans) {
       try {
+        // Read again: the row may have ended since the query (finished here or by another instance).
+        if ((await this.repository.find(row.id))?.endedOn !== null) continue;
         // Taken over first, so two instances never recover one recording at once; if this one
         // dies halfway, the recording is its own and the next instance takes it over in turn.
         if (self && row.instanceId !== self && !(await this.repository.takeOver(row.id, row.instanceId, self))) {
