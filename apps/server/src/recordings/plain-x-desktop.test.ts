@@ -17,7 +17,7 @@ import {
 } from '../test/x-display.js';
 import { ffprobe, startTunnel } from './video-fixtures.js';
 import type { SignedVideoManifest } from './chain.js';
-import { videoPathOf } from './video.service.js';
+import { CUT_NOTE, videoPathOf } from './video.service.js';
 
 const missing = missingPrograms(PLAIN_X_PROGRAMS);
 if (missing.length > 0) console.warn(`plain X desktop tests skipped: missing ${missing.join(', ')}`);
@@ -176,9 +176,13 @@ describe.skipIf(missing.length > 0).each(DATABASES)('a native RDP client on a pl
     expect(probe).toMatchObject({ codec: 'h264', width: 320, height: 240 });
     const sessionSeconds = (row.endedOn!.getTime() - row.startedOn.getTime()) / 1000;
     expect(probe.duration).toBeGreaterThan(0.5);
-    expect(probe.duration, `video ${probe.duration} s, session ${sessionSeconds} s`).toBeLessThanOrEqual(
-      sessionSeconds + 1,
+    const all = await server.services.database.query(
+      "SELECT id, started_on, ended_on, end_reason, video_bytes, video_state, video_at FROM recordings WHERE type = 'rdp' ORDER BY started_on",
     );
+    expect(
+      probe.duration,
+      `video ${probe.duration} s, session ${sessionSeconds} s of ${id}: ${JSON.stringify(all)}\nagent: ${agent.output()}`,
+    ).toBeLessThanOrEqual(sessionSeconds + 1);
     expect(near(await samplePixel(file, { at: probe.duration / 2 }), colour)).toBe(true);
     return { row, probe, file };
   };
@@ -378,7 +382,9 @@ describe.skipIf(missing.length > 0).each(DATABASES)('a native RDP client on a pl
       (d) => d.ended_on !== null,
       20_000,
     );
-    expect(ended.has_video).toBe(true);
+    expect(ended).toMatchObject({ has_video: true, end_reason: 'closed' });
+    // The agent never said the capture stopped: until the sweep, it still reads filming.
+    expect(ended.video_state).toBe('filming');
     // The client loses its desktop with the agent (it may try again: it is stopped either way).
     await session.logOut();
 
@@ -404,6 +410,8 @@ describe.skipIf(missing.length > 0).each(DATABASES)('a native RDP client on a pl
     expect(new Date(manifest.signed_at).getTime() - row.endedOn!.getTime()).toBeGreaterThanOrEqual(
       SWEEP.videoCutGraceMs,
     );
+    // Signed cut, the capture no longer reads filming, and says why.
+    expect(await detail(session.id)).toMatchObject({ video_state: 'stopped', video_note: CUT_NOTE });
     const integrity = await verify(session.id);
     expect(integrity.status, integrity.message).toBe('intact');
     expect(integrity.video).toMatchObject({ status: 'intact', cut: true, bytes: partial.video_bytes });

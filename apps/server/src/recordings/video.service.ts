@@ -182,7 +182,14 @@ export class VideoService {
         const bytes = Number(row.video_bytes);
         // Bytes an interrupted write left past the committed length were never committed: cut.
         if (!(this.objects && row.object_key)) await cutAt(videoPathOf(row.storage_path), bytes);
-        await tx.query('UPDATE recordings SET video_final = true WHERE id = $1', [id]);
+        // The capture never said it stopped (its agent died): it does not read 'filming' forever.
+        await tx.query(
+          `UPDATE recordings SET video_final = true,
+             video_note = CASE WHEN video_state IN ('waiting', 'filming') THEN $2 ELSE video_note END,
+             video_state = CASE WHEN video_state IN ('waiting', 'filming') THEN 'stopped' ELSE video_state END
+           WHERE id = $1`,
+          [id, CUT_NOTE],
+        );
         await this.seal(tx, id, row, { bytes, pieces: row.video_pieces, head: row.video_chain_head, end: 'cut' });
         sealed += 1;
         return (this.objects && row.object_key) ?? undefined;
@@ -217,6 +224,10 @@ export class VideoService {
     return manifest;
   }
 }
+
+/** The capture's note once its video is signed as cut (the agent never reported that it stopped). */
+export const CUT_NOTE =
+  'the capture never reported that it stopped (its agent or its connection went away): what arrived was signed as cut';
 
 /** An unfinished video of an ended session is signed as cut after this long without an upload. */
 export const VIDEO_CUT_GRACE_MS = 10 * 60_000;
