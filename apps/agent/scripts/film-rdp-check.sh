@@ -13,6 +13,11 @@
 #      unit, same sandbox, same node): it reads alice's X server /proc/<pid>/fd and cwd, `ss -xan`
 #      and `ss -xan -p` show its connections with peers and owner, it reads alice's X authority file,
 #      ffmpeg x11grab films one frame of :N through /tmp/.X11-unix, and it writes the state folder;
+#   4b. where xrdp, xrdp-sesman and xfreerdp are installed: real xrdp in the container (its own
+#      ports, sesman.ini and xrdp.ini in the overlay), alice logs in with xfreerdp, and the agent's
+#      own lookup (dist/xrdp-session.js: run `npm run build` first), as the unit, follows that
+#      connection to her Xorg (xorgxrdp) display and X authority; ffmpeg films her green screen;
+#      then each line of the drop-in is undone in turn, and what the probe then cannot do is checked;
 #   5. install again without the flag: the drop-in is kept;
 #   6. install with --no-film-rdp: the drop-in is gone, the agent runs as gatehouse-agent, and the
 #      same probe fails to do each of those (the control: the probe can tell).
@@ -56,6 +61,9 @@ M=$DIR/merged
 systemd-id128 new >"$M/etc/machine-id"
 # The container starts with no agent of this machine's: no unit, no state, no drop-in.
 rm -rf "$M/etc/systemd/system/$UNIT" "$M/etc/systemd/system/$UNIT.d" "$M$STATE" "$M/opt/gatehouse-agent"
+# ... and none of the services this root file system may have enabled that listen on the network it
+# shares with this machine (xrdp on 3389, sesman on 3350): the xrdp part below starts its own.
+for s in xrdp.service xrdp-sesman.service ssh.service; do ln -sf /dev/null "$M/etc/systemd/system/$s"; done
 NSPAWN=
 cleanup() {
   if [ -n "$NSPAWN" ]; then
@@ -72,6 +80,10 @@ fail() {
   if [ -n "${INIT:-}" ]; then
     echo "--- journalctl -u $UNIT (last 30 lines), inside the container:" >&2
     nsenter -t "$INIT" -a journalctl -u "$UNIT" -n 30 --no-pager >&2 || true
+    if [ -n "${XRDP_PORT:-}" ]; then
+      echo '--- xrdp, xrdp-sesman and the client, inside the container:' >&2
+      nsenter -t "$INIT" -a journalctl -u gh-xrdp -u gh-sesman -u gh-rdp-client -n 40 --no-pager >&2 || true
+    fi
   fi
   echo "film-rdp check: FAIL: $*" >&2
   exit 1
@@ -186,13 +198,18 @@ echo "the running agent (pid $APID): uid 0, CapEff 0000000000080006, NoNewPrivs 
 NODE_BIN=$(show ExecStart | sed -n 's/^{ path=\([^ ;]*\) .*/\1/p')
 [ -n "$NODE_BIN" ] || fail 'no ExecStart path'
 cp "$HERE/film-rdp-probe.mjs" "$M/opt/gatehouse-agent/film-rdp-probe.mjs"
-chmod 0644 "$M/opt/gatehouse-agent/film-rdp-probe.mjs"
+# The agent's own xrdp lookup (node built-ins only), for the xrdp part below.
+cp "$HERE/../dist/xrdp-session.js" "$M/opt/gatehouse-agent/xrdp-session.js" || fail 'apps/agent is not built (npm run build)'
+chmod 0644 "$M/opt/gatehouse-agent/film-rdp-probe.mjs" "$M/opt/gatehouse-agent/xrdp-session.js"
 probe() { # $1: name of the run; its findings land in $DIR/probe-$1.json
+  probe_with "$1" "$1 $XPID $DISPLAY_ /home/alice/.Xauthority $STATE"
+}
+probe_with() { # $1: name of the run, $2: the probe's arguments
   mkdir -p "$M/etc/systemd/system/$UNIT.d"
   cat >"$M/etc/systemd/system/$UNIT.d/zz-probe.conf" <<PROBE
 [Service]
 ExecStart=
-ExecStart=$NODE_BIN /opt/gatehouse-agent/film-rdp-probe.mjs $1 $XPID $DISPLAY_ /home/alice/.Xauthority $STATE
+ExecStart=$NODE_BIN /opt/gatehouse-agent/film-rdp-probe.mjs $2
 Restart=no
 PROBE
   inside systemctl daemon-reload
@@ -233,6 +250,67 @@ if (bad.length) { console.error(bad.join("\n")); process.exit(1); }
 echo 'probe: /proc/<pid>/fd and cwd of alice'"'"'s X server, /proc/net/tcp, ss peers and owners, her 0600 X authority, ffmpeg x11grab of one frame, the state folder: all done'
 wait_active
 wait_connected 'after the probe, the agent again'
+
+# Real xrdp in the container (when installed here): alice logs in with a real xfreerdp, and the
+# agent's own lookup (xrdp-session.js), run as the unit, follows that connection to her session's
+# Xorg (xorgxrdp) display and X authority; ffmpeg films it there, and the colour is hers.
+if command -v xrdp >/dev/null && command -v xrdp-sesman >/dev/null && command -v xfreerdp >/dev/null; then
+  free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+  XRDP_PORT=$(free_port)
+  SESMAN_PORT=$(free_port)
+  OFFSET=$((N + 1000))
+  CLIENT_N=$((N + 2000))
+  PW=Pw-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+  printf 'alice:%s\n' "$PW" | inside chpasswd
+  printf '#!/bin/sh\nxsetroot -solid "#00ff00"\nexec sleep 100000\n' >"$M/home/alice/startwm.sh"
+  inside chmod 0755 /home/alice/startwm.sh
+  inside chown alice:alice /home/alice/startwm.sh
+  # The container's own copies (the overlay's upper layer): sesman's port is read from this very file.
+  sed -i -e "s/^ListenPort=.*/ListenPort=$SESMAN_PORT/" -e "s/^X11DisplayOffset=.*/X11DisplayOffset=$OFFSET/" \
+    "$M/etc/xrdp/sesman.ini"
+  awk '/^\[Xvnc\]/{exit} {print}' "$M/etc/xrdp/xrdp.ini" | sed "s|^port=3389\$|port=tcp://127.0.0.1:$XRDP_PORT|" \
+    >"$DIR/xrdp.ini"
+  cp "$DIR/xrdp.ini" "$M/etc/xrdp/xrdp.ini"
+  inside systemd-run --quiet --unit gh-sesman xrdp-sesman -n
+  inside systemd-run --quiet --unit gh-xrdp xrdp -n
+  for _ in $(seq 1 30); do
+    [ -n "$(ss -Hltn "sport = :$XRDP_PORT")" ] && break
+    sleep 0.5
+  done
+  [ -n "$(ss -Hltn "sport = :$XRDP_PORT")" ] || fail "xrdp did not listen on 127.0.0.1:$XRDP_PORT in the container"
+  inside systemd-run --quiet --unit gh-client-x Xvfb ":$CLIENT_N" -nolisten tcp -screen 0 1024x768x24
+  for _ in $(seq 1 20); do
+    inside test -S "/tmp/.X11-unix/X$CLIENT_N" && break
+    sleep 0.5
+  done
+  # The password in a file of the container's root (0700), not on a command line or in a log.
+  # (xfreerdp exits 1 without a word when HOME is not set, as in a service.)
+  printf '#!/bin/sh\nexport HOME=/root\nexec xfreerdp /v:127.0.0.1:%s /u:alice /p:%s /cert:ignore /size:800x600 -clipboard >/root/rdp-client.log 2>&1\n' \
+    "$XRDP_PORT" "$PW" >"$M/root/rdp-client.sh"
+  chmod 0700 "$M/root/rdp-client.sh"
+  PW=
+  inside systemd-run --quiet --unit gh-rdp-client -E "DISPLAY=:$CLIENT_N" /root/rdp-client.sh
+  CLIENT_PORT=
+  for _ in $(seq 1 30); do
+    CLIENT_PORT=$(ss -Htn state established "dport = :$XRDP_PORT" | awk '{print $3}' | sed 's/.*://' | head -1)
+    [ -n "$CLIENT_PORT" ] && break
+    sleep 0.5
+  done
+  [ -n "$CLIENT_PORT" ] || { sed 's/^/  xfreerdp: /' "$M/root/rdp-client.log" >&2; fail 'xfreerdp did not connect to xrdp'; }
+  probe_with xrdp "--xrdp xrdp $CLIENT_PORT $XRDP_PORT"
+  echo "xrdp in the container, alice through xfreerdp (client port $CLIENT_PORT), the agent's lookup as the unit: $(cat "$DIR/probe-xrdp.json")"
+  node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const ok = r.uid === 0 && r.lookup === "session" && r.user === "alice" && r.ffmpeg && r.ffmpeg.ok &&
+  Math.abs(r.ffmpeg.rgb[0]) < 40 && r.ffmpeg.rgb[1] > 215 && r.ffmpeg.rgb[2] < 40;
+if (!ok) process.exit(1);
+' "$DIR/probe-xrdp.json" || fail "the unit did not follow alice's xrdp connection to her green session"
+  echo "xrdp: session of alice found on $(sed -n 's/.*"display":"\([^"]*\)".*/\1/p' "$DIR/probe-xrdp.json") and filmed: green, as her startwm.sh painted it"
+  inside systemctl stop gh-rdp-client gh-client-x gh-xrdp gh-sesman 2>/dev/null || true
+  wait_active
+else
+  echo 'xrdp, xrdp-sesman or xfreerdp is not installed here: the xrdp part is skipped (the X server stand-in above holds)'
+fi
 
 # Each line of the drop-in is needed: the probe again with one of them undone (another drop-in
 # after film-rdp.conf), and what it then cannot do.

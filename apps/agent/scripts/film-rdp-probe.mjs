@@ -15,6 +15,52 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 
+if (process.argv[2] === '--xrdp') await xrdp(process.argv.slice(3));
+
+/**
+ * `--xrdp NAME CLIENT_PORT XRDP_PORT`: the agent's own lookup (xrdp-session.js, copied beside this
+ * file) follows the connection 127.0.0.1:CLIENT_PORT → xrdp at XRDP_PORT to its session's display
+ * and X authority, then ffmpeg x11grab films one pixel of it there, as capture would.
+ */
+async function xrdp([name, clientPort, xrdpPort]) {
+  const { lookupSession, procReader } = await import('./xrdp-session.js');
+  const ports = { localPort: Number(clientPort), remotePort: Number(xrdpPort) };
+  const started = Date.now();
+  let found;
+  while (Date.now() - started < 60_000) {
+    found = await lookupSession(procReader(), ports).catch((e) => ({ kind: 'error', why: String(e.message) }));
+    if (found.kind === 'session' || found.kind === 'gone' || found.kind === 'not-xrdp' || found.kind === 'error') break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  const out = { uid: process.getuid(), lookup: found?.kind, why: found?.why };
+  if (found?.kind === 'session') {
+    const { display, user, xauthority } = found.session;
+    Object.assign(out, { display, user, xauthority });
+    const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', DISPLAY: display };
+    if (xauthority) env.XAUTHORITY = xauthority;
+    // One pixel from the middle-left of the screen, as r,g,b.
+    const grab = spawnSync(
+      'ffmpeg',
+      ['-hide_banner', '-loglevel', 'error', '-f', 'x11grab', '-i', display, '-frames:v', '1'].concat([
+        '-vf',
+        'crop=8:8:40:200,scale=1:1',
+        '-f',
+        'rawvideo',
+        '-pix_fmt',
+        'rgb24',
+        'pipe:1',
+      ]),
+      { env, timeout: 20_000 },
+    );
+    out.ffmpeg =
+      grab.status === 0
+        ? { ok: true, rgb: [...grab.stdout.subarray(0, 3)] }
+        : { ok: false, error: String(grab.stderr).trim().split('\n').at(-1) };
+  }
+  console.log(`FILM-RDP-PROBE ${name} ${JSON.stringify(out)}`);
+  process.exit(0);
+}
+
 const [name, pidText, display, xauthority, stateDir] = process.argv.slice(2);
 if (!name || !pidText || !display || !xauthority || !stateDir) {
   console.error('usage: node film-rdp-probe.mjs NAME X_SERVER_PID DISPLAY XAUTHORITY STATE_DIR');

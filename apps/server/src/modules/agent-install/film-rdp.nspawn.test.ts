@@ -11,9 +11,11 @@ import { run } from './install-rig.js';
  * needs, under a real systemd as PID 1, and `--no-film-rdp` takes it back. This machine's systemd is
  * not PID 1, so apps/agent/scripts/film-rdp-check.sh boots this root file system under an overlay
  * with systemd-nspawn -b and runs the one-line install inside against this real server (see the
- * script for each step), and undoes each line of the drop-in in turn to show what it is for. Its X server of another user is Xvfb with an -auth file (a stand-in for
- * the Xorg xrdp-sesman starts: the same socket, /proc entries and 0600 authority file); xrdp itself
- * is covered, without systemd, by apps/agent/src/xrdp-capture.security.test.ts.
+ * script for each step), and undoes each line of the drop-in in turn to show what it is for. Its
+ * X server of another user is first Xvfb with an -auth file (a stand-in: the same socket, /proc
+ * entries and 0600 authority file as the Xorg xrdp-sesman starts), then, where xrdp, xrdp-sesman
+ * and xfreerdp are installed, real xrdp in the container: a real xfreerdp login, followed to its
+ * session by the agent's own lookup (xrdp-session.js) running as the unit, and filmed.
  *
  * Needs root and systemd-nspawn (apt-get install systemd-container); skipped, saying so, otherwise.
  */
@@ -30,6 +32,9 @@ const why =
       : !fs.existsSync('/lib/systemd/systemd')
         ? 'systemd is not installed'
         : '';
+const hasXrdp = ['xrdp', 'xrdp-sesman', 'xfreerdp'].every(
+  (p) => spawnSync('sh', ['-c', `command -v ${p}`]).status === 0,
+);
 if (why) console.warn(`film-rdp check under systemd-nspawn skipped: ${why}`);
 
 describe.skipIf(why !== '')('install.sh --film-rdp under a real systemd (systemd-nspawn)', () => {
@@ -59,6 +64,9 @@ describe.skipIf(why !== '')('install.sh --film-rdp under a real systemd (systemd
     // Each line of the drop-in, undone alone, takes away what it is there for (the script asserts which).
     for (const line of ['CAP_SYS_PTRACE', 'CAP_DAC_OVERRIDE', 'AF_NETLINK', 'PrivateTmp=no', 'ProtectHome=read-only']) {
       expect(ran.stdout).toMatch(new RegExp(`without ${line}: .*FAILS|without ${line}: .*ss peers 0`));
+    }
+    if (hasXrdp) {
+      expect(ran.stdout).toMatch(/xrdp: session of alice found on :\d+ and filmed: green/);
     }
     expect(ran.stdout).toContain('control: without film-rdp.conf the same probe could do none of it');
     expect(said).not.toContain(key);
