@@ -6,6 +6,7 @@ import {
   DESKTOP_CONNECT_PATH,
   DESKTOP_WATCH_PATH,
   DesktopHello,
+  DesktopResize,
   DesktopWatchHello,
   type HostConfig,
   defaultHostConfig,
@@ -129,9 +130,10 @@ function firstMessage(ws: WebSocket): Promise<unknown> {
 
 /**
  * Pipes RFB between a WebSocket (binary frames) and a desktop's RFB socket, with backpressure
- * both ways. Text frames after the hello are ignored. Closing either side ends the other.
+ * both ways. Text frames after the hello go to `onText` (resize requests), else are ignored.
+ * Closing either side ends the other.
  */
-function bridge(ws: WebSocket, socket: net.Socket, onEnd: () => void): void {
+function bridge(ws: WebSocket, socket: net.Socket, onEnd: () => void, onText?: (text: string) => void): void {
   socket.on('data', (chunk: Buffer) => {
     if (ws.readyState !== ws.OPEN) return;
     ws.send(chunk, { binary: true });
@@ -146,7 +148,11 @@ function bridge(ws: WebSocket, socket: net.Socket, onEnd: () => void): void {
     }
   });
   ws.on('message', (data: Buffer, isBinary: boolean) => {
-    if (!isBinary || socket.destroyed) return;
+    if (!isBinary) {
+      if (data.length <= 256) onText?.(data.toString('utf8'));
+      return;
+    }
+    if (socket.destroyed) return;
     if (!socket.write(data)) {
       ws.pause();
       socket.once('drain', () => ws.resume());
@@ -445,12 +451,27 @@ export function attachDesktopEndpoint(
           clipboard: session.clipboard,
         }),
       );
-      bridge(ws, session.openControl(), () =>
-        detach(
-          log,
-          'ending a desktop',
-          entry.end(DESKTOP_CLOSE.ENDED, 'The desktop server closed the connection.', 'closed'),
-        ),
+      bridge(
+        ws,
+        session.openControl(),
+        () =>
+          detach(
+            log,
+            'ending a desktop',
+            entry.end(DESKTOP_CLOSE.ENDED, 'The desktop server closed the connection.', 'closed'),
+          ),
+        (text) => {
+          // The browser's area changed size (docs/deploy/desktop.md): bounded and rate-limited by the session.
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch {
+            return;
+          }
+          const asked = DesktopResize.safeParse(value);
+          if (asked.success)
+            detach(log, 'resizing a desktop', session.resize(asked.data.resize.width, asked.data.resize.height));
+        },
       );
       // The browser leaves: the desktop ends with it.
       ws.once('close', () =>

@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { countTopLevelWindows } from './x11-probe.js';
+import { countTopLevelWindows, resizeLargestWindow } from './x11-probe.js';
 
 /** What a user reads when the desktop programs are missing on the server. */
 export const DESKTOP_PACKAGES_MESSAGE =
@@ -53,6 +53,16 @@ const SETTLE_MS = 1000;
 const QUIT_WAIT_MS = 5000;
 /** How long a program may take to exit after SIGTERM before SIGKILL. */
 const KILL_WAIT_MS = 3000;
+/**
+ * The X screen of a desktop, and what ffmpeg films: the desktop is resized within it (x11vnc shows
+ * only the desktop's part, -clip), so the film always covers all of it without restarting ffmpeg.
+ * A larger initial size makes a larger screen.
+ */
+export const DESKTOP_CANVAS = { width: 2560, height: 1600 } as const;
+/** The smallest size a resize asks for. */
+export const DESKTOP_RESIZE_MIN = { width: 640, height: 480 } as const;
+/** At most one resize this often; a later request while one waits replaces it. */
+export const RESIZE_INTERVAL_MS = 1000;
 /** RDP connections FreeRDP may open through the agent in one desktop (reconnects included). */
 const MAX_RDP_STREAMS = 4;
 
@@ -245,6 +255,12 @@ export class DesktopSession extends EventEmitter {
   private streamError: string | undefined;
   private display = 0;
   private cookie = Buffer.alloc(0);
+  /** The desktop's size now (it changes with resize()), within the screen (canvas). */
+  private size: { width: number; height: number };
+  private readonly canvas: { width: number; height: number };
+  private resizing: Promise<void> = Promise.resolve();
+  private pendingSize: { width: number; height: number } | undefined;
+  private lastResize = 0;
   private readonly dir: string;
   private readonly programs: DesktopPrograms;
 
@@ -255,6 +271,11 @@ export class DesktopSession extends EventEmitter {
     super();
     this.dir = dir;
     this.programs = options.programs ?? DEFAULT_PROGRAMS;
+    this.size = { width: options.width, height: options.height };
+    this.canvas = {
+      width: Math.min(3840, Math.max(options.width, DESKTOP_CANVAS.width)),
+      height: Math.min(2160, Math.max(options.height, DESKTOP_CANVAS.height)),
+    };
   }
 
   /** The clipboard policy the desktop enforces. */
@@ -263,11 +284,54 @@ export class DesktopSession extends EventEmitter {
   }
 
   get width(): number {
-    return this.options.width;
+    return this.size.width;
   }
 
   get height(): number {
-    return this.options.height;
+    return this.size.height;
+  }
+
+  /** The X screen's size (what the video films). */
+  get screen(): { width: number; height: number } {
+    return { ...this.canvas };
+  }
+
+  /**
+   * Asks for a new desktop size (the browser's area changed): bounded to 640x480 .. the screen,
+   * at most one every RESIZE_INTERVAL_MS (a request meanwhile replaces the waiting one). FreeRDP's
+   * window takes the size (with /dynamic-resolution FreeRDP asks the host to follow; a host that
+   * cannot, such as freerdp-shadow, keeps its resolution inside it), then x11vnc shows that part
+   * of the screen and tells the browser the new size (RFB DesktopSize). Answers once applied.
+   */
+  resize(width: number, height: number): Promise<void> {
+    const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(v)));
+    this.pendingSize = {
+      width: clamp(width, DESKTOP_RESIZE_MIN.width, this.canvas.width),
+      height: clamp(height, DESKTOP_RESIZE_MIN.height, this.canvas.height),
+    };
+    this.resizing = this.resizing.then(async () => {
+      const wait = this.lastResize + RESIZE_INTERVAL_MS - Date.now();
+      if (wait > 0) await sleep(wait);
+      const next = this.pendingSize;
+      this.pendingSize = undefined;
+      if (!next || this.stopping) return;
+      if (next.width === this.size.width && next.height === this.size.height) return;
+      this.lastResize = Date.now();
+      try {
+        await resizeLargestWindow(this.display, this.cookie, next.width, next.height);
+        this.size = next;
+        const clip = run(
+          this.programs.x11vnc,
+          ['-display', `:${this.display}`, '-auth', this.xauthority, '-R', `clip:${next.width}x${next.height}+0+0`],
+          this.vncEnv(),
+        );
+        await clip.exited;
+        this.options.log.debug({ width: next.width, height: next.height }, 'desktop resized');
+      } catch (error) {
+        this.options.log.warn({ err: error }, 'desktop not resized');
+      }
+    });
+    return this.resizing;
   }
 
   /** The X display number (for tests and measurements). */
@@ -342,7 +406,7 @@ export class DesktopSession extends EventEmitter {
           `:${n}`,
           '-screen',
           '0',
-          `${this.width}x${this.height}x24`,
+          `${this.canvas.width}x${this.canvas.height}x24`,
           '-nolisten',
           'tcp',
           '-auth',
@@ -421,6 +485,8 @@ export class DesktopSession extends EventEmitter {
         '/cert:ignore',
         `/size:${this.width}x${this.height}`,
         '/bpp:24',
+        // Its window resized (resize()), FreeRDP asks the host for that resolution (RDP display control).
+        '/dynamic-resolution',
         // FreeRDP 2 has no one-way clipboard: a one-way policy is held by x11vnc (vncClipboardArgs).
         ...(this.clipboard === 'off' ? ['-clipboard'] : ['+clipboard']),
         '-grab-keyboard',
@@ -495,6 +561,8 @@ export class DesktopSession extends EventEmitter {
   private vncArgs(socket: string, viewOnly: boolean): string[] {
     return [
       ['-display', `:${this.display}`, '-auth', this.xauthority, '-unixsock', socket],
+      // Only the desktop's part of the screen (resize() moves it with x11vnc -R clip:...).
+      ['-clip', `${this.width}x${this.height}+0+0`],
       // No TCP listener at all (IPv4 or IPv6): only the unix socket in the 0700 folder.
       ['-rfbport', '0', '-rfbportv6', '-1', '-no6', '-noipv6'],
       ['-nopw', '-shared', '-forever', '-noxdamage', '-quiet'],

@@ -68,3 +68,125 @@ function padded(length: number): number {
 function pad(data: Buffer): Buffer {
   return Buffer.concat([data, Buffer.alloc(padded(data.length) - data.length)]);
 }
+
+/** A minimal X11 connection: the root window and requests answered one at a time (replies or errors). */
+interface X11Connection {
+  root: number;
+  /** Sends a request that has a reply; answers the reply (32 bytes and any extra), or rejects on an X error. */
+  ask(request: Buffer): Promise<Buffer>;
+  /** Sends a request without a reply. */
+  send(request: Buffer): void;
+  close(): void;
+}
+
+function openX11(display: number, cookie: Buffer): Promise<X11Connection> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(`/tmp/.X11-unix/X${display}`);
+    let buffer = Buffer.alloc(0);
+    let connected: X11Connection | undefined;
+    const waiting: { resolve: (b: Buffer) => void; reject: (e: Error) => void }[] = [];
+    const timer = setTimeout(() => fail(new Error(`display :${display} did not answer`)), PROBE_TIMEOUT_MS);
+    const fail = (error: Error) => {
+      clearTimeout(timer);
+      socket.destroy();
+      for (const w of waiting.splice(0)) w.reject(error);
+      reject(error);
+    };
+    socket.on('error', fail);
+    socket.on('connect', () => {
+      const name = Buffer.from('MIT-MAGIC-COOKIE-1');
+      const header = Buffer.alloc(12);
+      header.write('l', 0);
+      header.writeUInt16LE(11, 2);
+      header.writeUInt16LE(name.length, 6);
+      header.writeUInt16LE(cookie.length, 8);
+      socket.write(Buffer.concat([header, pad(name), pad(cookie)]));
+    });
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      if (!connected) {
+        if (buffer.length < 8) return;
+        const total = 8 + 4 * buffer.readUInt16LE(6);
+        if (buffer.length < total) return;
+        if (buffer[0] !== 1) return fail(new Error(`display :${display} refused the connection`));
+        const screen = 40 + padded(buffer.readUInt16LE(24)) + 8 * buffer[29]!;
+        const root = buffer.readUInt32LE(screen);
+        buffer = buffer.subarray(total);
+        clearTimeout(timer);
+        connected = {
+          root,
+          ask: (request) =>
+            new Promise((res, rej) => {
+              waiting.push({ resolve: res, reject: rej });
+              socket.write(request);
+            }),
+          send: (request) => socket.write(request),
+          close: () => socket.destroy(),
+        };
+        resolve(connected);
+      }
+      // Replies (1) carry 4*length extra bytes; errors (0) and events are 32 bytes.
+      while (buffer.length >= 32) {
+        const size = buffer[0] === 1 ? 32 + 4 * buffer.readUInt32LE(4) : 32;
+        if (buffer.length < size) return;
+        const message = buffer.subarray(0, size);
+        buffer = buffer.subarray(size);
+        if (message[0] === 1) waiting.shift()?.resolve(message);
+        else if (message[0] === 0) waiting.shift()?.reject(new Error(`X error ${message[1]}`));
+      }
+    });
+  });
+}
+
+/**
+ * Resizes FreeRDP's window (the largest top-level window of the gateway's display: the others are
+ * 1x1 helpers of FreeRDP's and x11vnc's clipboards) to width x height at 0,0. FreeRDP, started with
+ * /dynamic-resolution, then asks the RDP host for that resolution.
+ */
+export async function resizeLargestWindow(
+  display: number,
+  cookie: Buffer,
+  width: number,
+  height: number,
+): Promise<void> {
+  const x = await openX11(display, cookie);
+  try {
+    const query = Buffer.alloc(8);
+    query.writeUInt8(15, 0); // QueryTree
+    query.writeUInt16LE(2, 2);
+    query.writeUInt32LE(x.root, 4);
+    const tree = await x.ask(query);
+    const count = tree.readUInt16LE(16);
+    let best: { id: number; area: number } | undefined;
+    for (let i = 0; i < count; i += 1) {
+      const id = tree.readUInt32LE(32 + 4 * i);
+      const geometry = Buffer.alloc(8);
+      geometry.writeUInt8(14, 0); // GetGeometry
+      geometry.writeUInt16LE(2, 2);
+      geometry.writeUInt32LE(id, 4);
+      const answer = await x.ask(geometry).catch(() => undefined);
+      if (!answer) continue;
+      const area = answer.readUInt16LE(16) * answer.readUInt16LE(18);
+      if (!best || area > best.area) best = { id, area };
+    }
+    if (!best) throw new Error('no window to resize');
+    // ConfigureWindow: x, y, width, height (value mask 0x000f).
+    const configure = Buffer.alloc(28);
+    configure.writeUInt8(12, 0);
+    configure.writeUInt16LE(7, 2);
+    configure.writeUInt32LE(best.id, 4);
+    configure.writeUInt16LE(0x000f, 8);
+    configure.writeInt32LE(0, 12);
+    configure.writeInt32LE(0, 16);
+    configure.writeUInt32LE(width, 20);
+    configure.writeUInt32LE(height, 24);
+    x.send(configure);
+    // GetInputFocus: a round trip, so the configure was handled (or its error seen) before this answers.
+    const sync = Buffer.alloc(4);
+    sync.writeUInt8(43, 0);
+    sync.writeUInt16LE(1, 2);
+    await x.ask(sync);
+  } finally {
+    x.close();
+  }
+}

@@ -130,6 +130,8 @@ export class DesktopClient {
   readonly closed: Promise<{ code: number; reason: string }>;
   width = 0;
   height = 0;
+  /** The sizes the server announced (RFB DesktopSize), in order. */
+  readonly sizes: { width: number; height: number }[] = [];
 
   constructor(url: string) {
     this.ws = new WebSocket(url);
@@ -195,7 +197,7 @@ export class DesktopClient {
   }
 
   /** The RFB 3.8 handshake with security None; answers the desktop's size. */
-  async handshake(): Promise<{ width: number; height: number }> {
+  async handshake(options: { desktopSize?: boolean } = {}): Promise<{ width: number; height: number }> {
     const version = (await this.read(12)).toString();
     if (!version.startsWith('RFB 003.')) throw new Error(`not RFB: ${version}`);
     this.ws.send(Buffer.from('RFB 003.008\n'));
@@ -224,28 +226,34 @@ export class DesktopClient {
     format.writeUInt8(8, 15);
     format.writeUInt8(0, 16);
     this.ws.send(format);
-    const encodings = Buffer.alloc(8);
+    // Raw, and the DesktopSize pseudo-encoding (-223) when asked: the server then tells of new sizes.
+    const list = options.desktopSize ? [0, -223] : [0];
+    const encodings = Buffer.alloc(4 + 4 * list.length);
     encodings.writeUInt8(2, 0);
-    encodings.writeUInt16BE(1, 2);
-    encodings.writeInt32BE(0, 4);
+    encodings.writeUInt16BE(list.length, 2);
+    list.forEach((e, i) => encodings.writeInt32BE(e, 4 + 4 * i));
     this.ws.send(encodings);
     return { width: this.width, height: this.height };
   }
 
   /** Asks for the whole screen and answers the colour at (x, y) as [r, g, b]. */
   async pixel(x: number, y: number): Promise<[number, number, number]> {
-    const request = Buffer.alloc(10);
-    request.writeUInt8(3, 0);
-    request.writeUInt8(0, 1);
-    request.writeUInt16BE(0, 2);
-    request.writeUInt16BE(0, 4);
-    request.writeUInt16BE(this.width, 6);
-    request.writeUInt16BE(this.height, 8);
-    this.ws.send(request);
+    const ask = () => {
+      const request = Buffer.alloc(10);
+      request.writeUInt8(3, 0);
+      request.writeUInt8(0, 1);
+      request.writeUInt16BE(0, 2);
+      request.writeUInt16BE(0, 4);
+      request.writeUInt16BE(this.width, 6);
+      request.writeUInt16BE(this.height, 8);
+      this.ws.send(request);
+    };
+    ask();
     let found: [number, number, number] | undefined;
     while (!found) {
       const type = (await this.read(1))[0];
       if (type === 0) {
+        const announced = this.sizes.length;
         const rects = (await this.read(3)).readUInt16BE(1);
         for (let i = 0; i < rects; i += 1) {
           const head = await this.read(12);
@@ -256,6 +264,13 @@ export class DesktopClient {
             head.readUInt16BE(6),
           ];
           const encoding = head.readInt32BE(8);
+          if (encoding === -223) {
+            // DesktopSize: the framebuffer is now w x h; the request is made again at that size.
+            this.width = w;
+            this.height = h;
+            this.sizes.push({ width: w, height: h });
+            continue;
+          }
           if (encoding !== 0) throw new Error(`unexpected encoding ${encoding}`);
           const data = await this.read(w * h * 4);
           if (x >= rx && x < rx + w && y >= ry && y < ry + h) {
@@ -263,6 +278,8 @@ export class DesktopClient {
             found = [data[at + 2]!, data[at + 1]!, data[at]!];
           }
         }
+        // The size changed in this update: ask again for the whole (new) screen.
+        if (!found && this.sizes.length > announced) ask();
       } else if (type === 2) {
         // bell
       } else if (type === 3) {

@@ -73,6 +73,27 @@ export const DesktopWatchHello = z.object({
 });
 export type DesktopWatchHello = z.infer<typeof DesktopWatchHello>;
 
+/**
+ * A text frame the browser may send on the connect socket after `ready`: its desktop area changed
+ * size (debounced by the console). The gateway bounds it (640x480 up to its screen), applies at most
+ * one a second, and the browser learns the new size from RFB (DesktopSize). Anything else is ignored.
+ */
+export const DesktopResize = z.strictObject({
+  resize: z.strictObject({
+    width: z
+      .number()
+      .int()
+      .min(1)
+      .max(DESKTOP_LIMITS.maxWidth * 2),
+    height: z
+      .number()
+      .int()
+      .min(1)
+      .max(DESKTOP_LIMITS.maxHeight * 2),
+  }),
+});
+export type DesktopResize = z.infer<typeof DesktopResize>;
+
 /** The server's answer once the desktop is up; binary RFB frames follow. */
 export const DesktopReady = z.object({
   ready: z.literal(true),

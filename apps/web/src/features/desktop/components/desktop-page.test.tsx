@@ -378,6 +378,47 @@ describe('DesktopPage', () => {
     expect(rfb.clipboardPasteFrom).toHaveBeenCalledWith('hello');
   });
 
+  it('a resize of the stage asks the gateway for the new size once it settles (debounced), never before ready', async () => {
+    const observers: (() => void)[] = [];
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        constructor(private readonly callback: () => void) {}
+        observe() {
+          observers.push(this.callback);
+        }
+        disconnect() {
+          observers.splice(observers.indexOf(this.callback), 1);
+        }
+      },
+    );
+    const socket = await connect();
+    expect(observers).toHaveLength(0);
+    await ready(socket);
+    expect(observers).toHaveLength(1);
+    const target = screen.getByTestId('desktop-target');
+    const resizeTo = (width: number, height: number) => {
+      Object.defineProperty(target, 'clientWidth', { configurable: true, value: width });
+      Object.defineProperty(target, 'clientHeight', { configurable: true, value: height });
+      for (const observe of observers) observe();
+    };
+    const resizes = () => socket.sent.slice(1).map((frame) => JSON.parse(String(frame)) as unknown);
+    // The sidebar closes, then the window is dragged: three changes within the debounce.
+    resizeTo(1500, 700);
+    resizeTo(1600, 760);
+    resizeTo(1700, 800);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(resizes()).toEqual([]);
+    await waitFor(() => expect(resizes()).toEqual([{ resize: { width: 1700, height: 800 } }]));
+    // The same size again asks nothing; a size beyond the limits is asked within them.
+    resizeTo(1700, 800);
+    resizeTo(9000, 100);
+    await waitFor(() => expect(resizes()).toHaveLength(2));
+    expect(resizes()[1]).toEqual({ resize: { width: 3840, height: 240 } });
+    await new Promise((r) => setTimeout(r, 700));
+    expect(resizes()).toHaveLength(2);
+  });
+
   it('cancels a connection that is still opening', async () => {
     const socket = await connect();
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));

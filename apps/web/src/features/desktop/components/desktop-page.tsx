@@ -20,6 +20,7 @@ import { ConnectForm } from './connect-form';
 import { DesktopConnecting } from './desktop-connecting';
 import { DesktopEndPanel } from './desktop-end';
 import { DesktopStage } from './desktop-stage';
+import { useRemoteResize } from './use-stage';
 
 /** The tunnel definitions the signed-in user may use (GET api/tunneldefinition). */
 function useUsableDefinitions() {
@@ -53,6 +54,8 @@ export function DesktopPage() {
   const [confirming, setConfirming] = useState(false);
   const [clipboardOpen, setClipboardOpen] = useState(false);
   const [clipboardSeen, setClipboardSeen] = useState<string | null>(null);
+  // The remote desktop follows the area's size (debounced); a host that cannot keeps its size, scaled.
+  useRemoteResize(targetRef, state.phase === 'connected', connection.requestSize);
 
   const connect = ({ username, password, domain }: HostCredentials) => {
     setLast({ username, domain });

@@ -150,6 +150,16 @@ export class DesktopConnection {
     this.rfb?.clipboardPasteFrom(text);
   };
 
+  /**
+   * Asks the gateway to resize the desktop to the browser's area (a text frame; the gateway bounds
+   * and rate-limits it, and noVNC hears the new size in RFB). Only while the desktop shows.
+   */
+  readonly requestSize = (size: DesktopSize): void => {
+    // 1: WebSocket.OPEN.
+    if (this.state.phase !== 'connected' || this.socket?.readyState !== 1) return;
+    this.socket.send(JSON.stringify({ resize: size }));
+  };
+
   /** Gives the keyboard to the remote desktop. */
   readonly focus = (): void => {
     this.rfb?.focus({ preventScroll: true });
