@@ -214,7 +214,7 @@ Restart=no
 PROBE
   inside systemctl daemon-reload
   inside systemctl restart "$UNIT"
-  for _ in $(seq 1 40); do
+  for _ in $(seq 1 180); do
     [ "$(show ActiveState)" = active ] || break
     sleep 0.5
   done

@@ -38,24 +38,29 @@ async function xrdp([name, clientPort, xrdpPort]) {
     Object.assign(out, { display, user, xauthority });
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', DISPLAY: display };
     if (xauthority) env.XAUTHORITY = xauthority;
-    // One pixel from the middle-left of the screen, as r,g,b.
-    const grab = spawnSync(
-      'ffmpeg',
-      ['-hide_banner', '-loglevel', 'error', '-f', 'x11grab', '-i', display, '-frames:v', '1'].concat([
-        '-vf',
-        'crop=8:8:40:200,scale=1:1',
-        '-f',
-        'rawvideo',
-        '-pix_fmt',
-        'rgb24',
-        'pipe:1',
-      ]),
-      { env, timeout: 20_000 },
-    );
-    out.ffmpeg =
-      grab.status === 0
-        ? { ok: true, rgb: [...grab.stdout.subarray(0, 3)] }
-        : { ok: false, error: String(grab.stderr).trim().split('\n').at(-1) };
+    // One pixel from the middle-left of the screen, as r,g,b; again while the session has not
+    // painted it yet (its X server accepts clients before startwm.sh has run).
+    for (let attempt = 1; attempt <= 20; attempt++) {
+      const grab = spawnSync(
+        'ffmpeg',
+        ['-hide_banner', '-loglevel', 'error', '-f', 'x11grab', '-i', display, '-frames:v', '1'].concat([
+          '-vf',
+          'crop=8:8:40:200,scale=1:1',
+          '-f',
+          'rawvideo',
+          '-pix_fmt',
+          'rgb24',
+          'pipe:1',
+        ]),
+        { env, timeout: 20_000 },
+      );
+      out.ffmpeg =
+        grab.status === 0
+          ? { ok: true, rgb: [...grab.stdout.subarray(0, 3)], attempt }
+          : { ok: false, error: String(grab.stderr).trim().split('\n').at(-1), attempt };
+      if (out.ffmpeg.ok && out.ffmpeg.rgb.some((v) => v > 0)) break;
+      await new Promise((r) => setTimeout(r, 500));
+    }
   }
   console.log(`FILM-RDP-PROBE ${name} ${JSON.stringify(out)}`);
   process.exit(0);
