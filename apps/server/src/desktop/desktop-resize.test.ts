@@ -2,7 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videoPathOf } from '../recordings/video.service.js';
 import { eventually } from '../test/agent-process.js';
-import { type DesktopRig, missingDesktopPrograms, openDesktop, startDesktopRig } from '../test/desktop-rig.js';
+import {
+  DesktopClient,
+  type DesktopRig,
+  missingDesktopPrograms,
+  openDesktop,
+  startDesktopRig,
+} from '../test/desktop-rig.js';
 import { DESKTOP_CANVAS } from './desktop-session.js';
 
 const missing = missingDesktopPrograms();
@@ -34,7 +40,7 @@ function lastFrame(file: string, x: number, y: number): { width: number; height:
 
 // The browser's area changes size: the desktop follows (RFB DesktopSize), bounded and rate-limited,
 // and the recording, which films the whole screen the desktop lives in, still plays.
-describe.skipIf(skip)('a browser desktop follows the browser’s area', () => {
+describe.skipIf(skip)('a browser desktop follows the browser’s area, and its watchers with it', () => {
   let rig: DesktopRig;
 
   beforeAll(async () => {
@@ -66,6 +72,12 @@ describe.skipIf(skip)('a browser desktop follows the browser’s area', () => {
     const recordingId = answer.recording_id as string;
     expect(await client.handshake({ desktopSize: true })).toEqual({ width: 800, height: 600 });
     expect(near(await client.pixel(400, 300), ORANGE, 8)).toBe(true);
+    // A watcher follows the same desktop.
+    const watcher = new DesktopClient(rig.watchUrl(recordingId));
+    await watcher.opened();
+    watcher.send({ token: rig.admin });
+    expect(await watcher.text()).toMatchObject({ ready: true, width: 800, height: 600 });
+    expect(await watcher.handshake({ desktopSize: true })).toEqual({ width: 800, height: 600 });
 
     // The area grows: the browser is told the new size, and the host's picture is still there.
     client.send({ resize: { width: 1000, height: 700 } });
@@ -76,6 +88,12 @@ describe.skipIf(skip)('a browser desktop follows the browser’s area', () => {
     );
     expect(client.sizes.at(-1)).toEqual({ width: 1000, height: 700 });
     expect(near(await client.pixel(500, 350), ORANGE, 8)).toBe(true);
+    await eventually(
+      () => watcher.pixel(10, 10),
+      () => watcher.width === 1000 && watcher.height === 700,
+      15_000,
+    );
+    watcher.close();
 
     // Too small is raised to 640x480; a burst of requests is applied as its last one, not one by one.
     const before = client.sizes.length;

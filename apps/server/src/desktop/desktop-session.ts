@@ -320,12 +320,9 @@ export class DesktopSession extends EventEmitter {
       try {
         await resizeLargestWindow(this.display, this.cookie, next.width, next.height);
         this.size = next;
-        const clip = run(
-          this.programs.x11vnc,
-          ['-display', `:${this.display}`, '-auth', this.xauthority, '-R', `clip:${next.width}x${next.height}+0+0`],
-          this.vncEnv(),
-        );
-        await clip.exited;
+        // The user's x11vnc and, when watched, the watchers' one show the new part of the screen.
+        const servers = [false, ...(alive(this.viewer) ? [true] : [])];
+        await Promise.all(servers.map((viewOnly) => this.sendClip(viewOnly)));
         this.options.log.debug({ width: next.width, height: next.height }, 'desktop resized');
       } catch (error) {
         this.options.log.warn({ err: error }, 'desktop not resized');
@@ -575,16 +572,23 @@ export class DesktopSession extends EventEmitter {
    * 45 s after a viewer connects (in case a display manager still runs) before it creates the
    * window that owns the selections, and the browser's paste would reach nothing until then.
    */
-  private vncEnv(): NodeJS.ProcessEnv {
-    return { ...this.env(), X11VNC_AVOID_WINDOWS: 'never' };
+  private vncEnv(viewOnly: boolean): NodeJS.ProcessEnv {
+    return {
+      ...this.env(),
+      X11VNC_AVOID_WINDOWS: 'never',
+      // Each x11vnc reads its remote-control commands (resize()) from its own root window property:
+      // with one shared property only one of them would take a command.
+      X11VNC_REMOTE: viewOnly ? 'GH_X11VNC_REMOTE_VIEW' : 'GH_X11VNC_REMOTE_CONTROL',
+    };
   }
 
   private async startVnc(): Promise<void> {
     const socket = path.join(this.dir, 'vnc.sock');
-    this.x11vnc = run(this.programs.x11vnc, this.vncArgs(socket, false), this.vncEnv());
+    this.x11vnc = run(this.programs.x11vnc, this.vncArgs(socket, false), this.vncEnv(false));
     await waitForFile(socket, this.x11vnc, 10_000).catch((error: Error) => {
       throw new DesktopUnavailable(`x11vnc did not start: ${error.message.slice(0, 160)}`);
     });
+    this.resendClipLater(false, { ...this.size });
   }
 
   /** Ends the desktop by itself when FreeRDP (the user logged off), the display or x11vnc ends. */
@@ -618,12 +622,38 @@ export class DesktopSession extends EventEmitter {
     return net.connect(path.join(this.dir, 'vnc.sock'));
   }
 
+  /**
+   * A new x11vnc watches for remote commands only once its loop runs: a resize in its first moments
+   * can be missed, so the current size is sent again a little later if it changed since the start.
+   */
+  private resendClipLater(viewOnly: boolean, started: { width: number; height: number }): void {
+    for (const delay of [2000, 5000])
+      setTimeout(() => {
+        if (this.stopping || !alive(viewOnly ? this.viewer : this.x11vnc)) return;
+        if (this.size.width === started.width && this.size.height === started.height) return;
+        void this.sendClip(viewOnly);
+      }, delay).unref();
+  }
+
+  /** Tells one x11vnc (the user's or the watchers') to show the desktop's current part of the screen. */
+  private async sendClip(viewOnly: boolean): Promise<void> {
+    const { width, height } = this.size;
+    const clip = run(
+      this.programs.x11vnc,
+      ['-display', `:${this.display}`, '-auth', this.xauthority, '-R', `clip:${width}x${height}+0+0`],
+      this.vncEnv(viewOnly),
+    );
+    await clip.exited;
+  }
+
   /** A connection to the view-only RFB server (started on first use): input is never delivered. */
   async openViewer(): Promise<net.Socket> {
     const socket = path.join(this.dir, 'view.sock');
     this.viewerStarting ??= (async () => {
-      this.viewer = run(this.programs.x11vnc, this.vncArgs(socket, true), this.vncEnv());
+      const started = { ...this.size };
+      this.viewer = run(this.programs.x11vnc, this.vncArgs(socket, true), this.vncEnv(true));
       await waitForFile(socket, this.viewer, 10_000);
+      this.resendClipLater(true, started);
     })();
     await this.viewerStarting;
     return net.connect(socket);
