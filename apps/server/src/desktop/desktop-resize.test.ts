@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { videoPathOf } from '../recordings/video.service.js';
 import { eventually } from '../test/agent-process.js';
@@ -130,6 +131,10 @@ describe.skipIf(skip)('a browser desktop follows the browser’s area, and its w
       (r) => !!r?.endedOn && (r.videoBytes ?? 0) > 0,
       20_000,
     );
+    // The session's text record says which part of the screen the desktop took, and when.
+    const cast = fs.readFileSync(row!.storagePath, 'utf8');
+    expect(cast).toContain('Desktop resized to 1000x700');
+    expect(cast).toContain(`Desktop resized to ${DESKTOP_CANVAS.width}x${DESKTOP_CANVAS.height}`);
     // One video of the whole screen, decodable to its last frame, showing the host.
     const frame = lastFrame(videoPathOf(row!.storagePath), 200, 200);
     expect(frame.width).toBeGreaterThan(0);

@@ -240,7 +240,8 @@ const TRANSPORT_EXITS = new Set([131, 141, 147]);
  * One gateway desktop: a private X display (Xvfb with an X cookie), FreeRDP in it connected to
  * the host through the agent (via a unix socket in the desktop's 0700 folder, so no local user
  * reaches the host through it), x11vnc serving that display as RFB on unix sockets in the same
- * folder, and ffmpeg filming it. Events: 'ended' (DesktopEnd) when FreeRDP or the display ends.
+ * folder, and ffmpeg filming it. Events: 'ended' (DesktopEnd) when FreeRDP or the display ends;
+ * 'resized' ({width, height}) when a resize() was applied.
  */
 export class DesktopSession extends EventEmitter {
   private xvfb: Child | undefined;
@@ -324,6 +325,7 @@ export class DesktopSession extends EventEmitter {
         const servers = [false, ...(alive(this.viewer) ? [true] : [])];
         await Promise.all(servers.map((viewOnly) => this.sendClip(viewOnly)));
         this.options.log.debug({ width: next.width, height: next.height }, 'desktop resized');
+        this.emit('resized', { ...next });
       } catch (error) {
         this.options.log.warn({ err: error }, 'desktop not resized');
       }
