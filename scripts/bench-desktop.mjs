@@ -44,6 +44,8 @@ const load = () =>
     .map((l) => l.toFixed(2))
     .join(' ');
 const CHROMIUM = '/usr/bin/chromium';
+/** Stops the native peer's programs while it runs (the run's cleanup calls what is left). */
+const peerStops = new Set();
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 /** The desktop as the host serves it; the browser's viewport leaves the desktop a little less. */
 const HOST = { width: 1280, height: 800, colour: '#336699' };
@@ -217,6 +219,8 @@ async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-desktop-'));
   const cleanups = [];
   const cleanup = async () => {
+    // The peer's programs, if it was interrupted (SIGINT/SIGTERM) in the middle.
+    for (const stop of peerStops) stop();
     for (const fn of cleanups.splice(0).reverse()) {
       try {
         await fn();
@@ -624,6 +628,7 @@ async function nativePeer(host, size, n, keys, seconds, ours) {
   const stopAll = () => {
     for (const child of children.reverse()) killGroup(child);
   };
+  peerStops.add(stopAll);
   try {
     for (let i = 0; i < n; i += 1) {
       const client = spawnGroup(
@@ -681,6 +686,7 @@ async function nativePeer(host, size, n, keys, seconds, ours) {
     return { windows, latency };
   } finally {
     stopAll();
+    peerStops.delete(stopAll);
   }
 }
 
