@@ -4,7 +4,10 @@
 // peer in the same run: the native xfreerdp client straight to the same host (no gateway).
 //
 //   node scripts/bench-desktop.mjs [--sessions 1,10,25] [--latency-at 1,10] [--keys 60]
-//                                  [--idle-seconds 10] [--typing-seconds 10] [--strict]
+//                                  [--seconds 10] [--strict]
+//
+// --seconds: each measuring window (idle, typing, the whole screen changing); --strict: stop with
+// exit code 2 when the load average is above the number of cores (otherwise a warning).
 //
 // The server runs in a child process of its own (this script with --serve), so its figures are its
 // own: the node process and its descendants (Xvfb, xfreerdp, x11vnc, ffmpeg of every desktop), read
