@@ -358,7 +358,15 @@ async function run({ SESSIONS, LATENCY_AT, KEYS, SECONDS, tmp, cleanups }) {
 
   const events = [];
   const { chromium } = await import('playwright-core');
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, timeout: 120_000 });
+  // Playwright's own signal handlers would exit before the cleanup below ends the rest.
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    timeout: 120_000,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
   browser.on('disconnected', () => events.push('the browser disconnected'));
   cleanups.push(() => browser.close());
   const signInPage = await browser.newPage();
