@@ -771,5 +771,8 @@ if (args[0] === '--serve') {
   // Keep running until told to stop.
   setInterval(() => undefined, 1 << 30);
 } else {
-  await main();
+  await main().catch((error) => {
+    console.log(`browser desktops: ${error.message}`);
+    process.exitCode = 1;
+  });
 }
