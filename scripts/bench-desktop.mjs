@@ -503,8 +503,7 @@ async function run({ SESSIONS, LATENCY_AT, KEYS, SECONDS, tmp, cleanups }) {
 
 /**
  * As a user does before typing: the pointer over the desktop (away from the xterm, in the host's
- * plain colour), then the keyboard to the canvas. Without a pointer event first, keys typed since the
- * desktop opened did not reach the host (see docs/benchmarks.md).
+ * plain colour), then the keyboard to the canvas.
  */
 async function pointAndFocus(page) {
   const canvas = page.locator('[data-testid="desktop-target"] canvas');

@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { countTopLevelWindows, resizeLargestWindow } from './x11-probe.js';
+import { countTopLevelWindows, focusLargestWindow, resizeLargestWindow } from './x11-probe.js';
 
 /** What a user reads when the desktop programs are missing on the server. */
 export const DESKTOP_PACKAGES_MESSAGE =
@@ -519,6 +519,10 @@ export class DesktopSession extends EventEmitter {
     }
     await sleep(SETTLE_MS);
     if (!alive(xfreerdp)) return failed();
+    // The keyboard goes to FreeRDP's window whatever the pointer does (x11-probe.ts, focus).
+    await focusLargestWindow(this.display, this.cookie).catch((error: unknown) =>
+      this.options.log.warn({ err: error }, 'the desktop window was not given the keyboard'),
+    );
   }
 
   /** ffmpeg films the display from the moment the remote desktop shows (fragmented MP4 to the sink). */

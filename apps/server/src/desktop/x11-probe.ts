@@ -138,10 +138,68 @@ function openX11(display: number, cookie: Buffer): Promise<X11Connection> {
   });
 }
 
+/** FreeRDP's window: the largest top-level window (the others are 1x1 clipboard helpers of FreeRDP's and x11vnc's). */
+async function largestWindow(x: X11Connection): Promise<number> {
+  const query = Buffer.alloc(8);
+  query.writeUInt8(15, 0); // QueryTree
+  query.writeUInt16LE(2, 2);
+  query.writeUInt32LE(x.root, 4);
+  const tree = await x.ask(query);
+  const count = tree.readUInt16LE(16);
+  let best: { id: number; area: number } | undefined;
+  for (let i = 0; i < count; i += 1) {
+    const id = tree.readUInt32LE(32 + 4 * i);
+    const geometry = Buffer.alloc(8);
+    geometry.writeUInt8(14, 0); // GetGeometry
+    geometry.writeUInt16LE(2, 2);
+    geometry.writeUInt32LE(id, 4);
+    const answer = await x.ask(geometry).catch(() => undefined);
+    if (!answer) continue;
+    const area = answer.readUInt16LE(16) * answer.readUInt16LE(18);
+    if (!best || area > best.area) best = { id, area };
+  }
+  if (!best) throw new Error('no FreeRDP window on the display');
+  return best.id;
+}
+
 /**
- * Resizes FreeRDP's window (the largest top-level window of the gateway's display: the others are
- * 1x1 helpers of FreeRDP's and x11vnc's clipboards) to width x height at 0,0. FreeRDP, started with
- * /dynamic-resolution, then asks the RDP host for that resolution.
+ * Gives FreeRDP's window the keyboard for good. The display has no window manager, so the focus
+ * otherwise follows the pointer, and the screen is larger than the window (it is filmed whole, for
+ * resizing): until a pointer event put the pointer over the window, keys went nowhere.
+ */
+function focus(x: X11Connection, window: number): void {
+  // SetInputFocus: revert-to Parent (2), the window, CurrentTime (0).
+  const request = Buffer.alloc(12);
+  request.writeUInt8(42, 0);
+  request.writeUInt8(2, 1);
+  request.writeUInt16LE(3, 2);
+  request.writeUInt32LE(window, 4);
+  request.writeUInt32LE(0, 8);
+  x.send(request);
+}
+
+/** A round trip (GetInputFocus), so the requests sent before were handled (or their error seen). */
+async function sync(x: X11Connection): Promise<void> {
+  const request = Buffer.alloc(4);
+  request.writeUInt8(43, 0);
+  request.writeUInt16LE(1, 2);
+  await x.ask(request);
+}
+
+/** Gives FreeRDP's window the keyboard (see `focus`); answers once the display has done it. */
+export async function focusLargestWindow(display: number, cookie: Buffer): Promise<void> {
+  const x = await openX11(display, cookie);
+  try {
+    focus(x, await largestWindow(x));
+    await sync(x);
+  } finally {
+    x.close();
+  }
+}
+
+/**
+ * Resizes FreeRDP's window to width x height at 0,0 and keeps the keyboard on it. FreeRDP, started
+ * with /dynamic-resolution, then asks the RDP host for that resolution.
  */
 export async function resizeLargestWindow(
   display: number,
@@ -151,41 +209,20 @@ export async function resizeLargestWindow(
 ): Promise<void> {
   const x = await openX11(display, cookie);
   try {
-    const query = Buffer.alloc(8);
-    query.writeUInt8(15, 0); // QueryTree
-    query.writeUInt16LE(2, 2);
-    query.writeUInt32LE(x.root, 4);
-    const tree = await x.ask(query);
-    const count = tree.readUInt16LE(16);
-    let best: { id: number; area: number } | undefined;
-    for (let i = 0; i < count; i += 1) {
-      const id = tree.readUInt32LE(32 + 4 * i);
-      const geometry = Buffer.alloc(8);
-      geometry.writeUInt8(14, 0); // GetGeometry
-      geometry.writeUInt16LE(2, 2);
-      geometry.writeUInt32LE(id, 4);
-      const answer = await x.ask(geometry).catch(() => undefined);
-      if (!answer) continue;
-      const area = answer.readUInt16LE(16) * answer.readUInt16LE(18);
-      if (!best || area > best.area) best = { id, area };
-    }
-    if (!best) throw new Error('no window to resize');
+    const window = await largestWindow(x);
     // ConfigureWindow: x, y, width, height (value mask 0x000f).
     const configure = Buffer.alloc(28);
     configure.writeUInt8(12, 0);
     configure.writeUInt16LE(7, 2);
-    configure.writeUInt32LE(best.id, 4);
+    configure.writeUInt32LE(window, 4);
     configure.writeUInt16LE(0x000f, 8);
     configure.writeInt32LE(0, 12);
     configure.writeInt32LE(0, 16);
     configure.writeUInt32LE(width, 20);
     configure.writeUInt32LE(height, 24);
     x.send(configure);
-    // GetInputFocus: a round trip, so the configure was handled (or its error seen) before this answers.
-    const sync = Buffer.alloc(4);
-    sync.writeUInt8(43, 0);
-    sync.writeUInt16LE(1, 2);
-    await x.ask(sync);
+    focus(x, window);
+    await sync(x);
   } finally {
     x.close();
   }

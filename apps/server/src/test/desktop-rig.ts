@@ -47,6 +47,8 @@ export async function startRdpHost(options: {
   colour: string;
   /** PAM login (the shadow server's default): every login of an unknown user is refused. */
   auth?: boolean;
+  /** Runs `xterm -e sh -c 'cat > FILE'` on the host, holding its keyboard: the lines typed land in FILE. */
+  typedInto?: string;
 }): Promise<RdpHost> {
   const children: ChildProcess[] = [];
   let display = 0;
@@ -87,6 +89,18 @@ export async function startRdpHost(options: {
       if (i > 50) throw error;
       await new Promise((r) => setTimeout(r, 100));
     }
+  }
+  if (options.typedInto) {
+    const file = options.typedInto;
+    children.push(
+      spawn('xterm', ['-geometry', '80x24+0+0', '-e', 'sh', '-c', 'cat > "$0"', file], { env, stdio: 'ignore' }),
+    );
+    // No window manager on the host: the xterm gets the keyboard for good, wherever the pointer is.
+    const window = execFileSync('xdotool', ['search', '--sync', '--onlyvisible', '--class', 'xterm'], { env })
+      .toString()
+      .trim()
+      .split('\n')[0]!;
+    execFileSync('xdotool', ['windowfocus', '--sync', window], { env });
   }
   const port = await freePort();
   const shadow = spawn(
@@ -391,7 +405,12 @@ export interface DesktopRig {
   stop(): Promise<void>;
 }
 
-export async function startDesktopRig(options: { colour: string; width: number; height: number }): Promise<DesktopRig> {
+export async function startDesktopRig(options: {
+  colour: string;
+  width: number;
+  height: number;
+  typedInto?: string;
+}): Promise<DesktopRig> {
   let logText = '';
   const server = await startTestServer(
     'pglite',
