@@ -30,7 +30,7 @@ import {
   desktopSupportProblem,
 } from './desktop-session.js';
 import { DesktopVideo } from './desktop-video.js';
-import { DesktopWatchRelay, relayedDesktops } from './desktop-relay.js';
+import { DesktopWatchRelay, bridge, relayedDesktops } from './desktop-relay.js';
 import { RelayClient } from '../cluster/relay-client.js';
 import type { RelayedDesktops } from '../cluster/relay-endpoint.js';
 
@@ -43,8 +43,6 @@ export const HELLO_DEADLINE_MS = 10_000;
 export const DESKTOP_MAX_MESSAGE_BYTES = 1024 * 1024;
 /** Largest first message (the hello). */
 const MAX_HELLO_BYTES = 8 * 1024;
-/** Above this much unsent to a browser, reading from the desktop pauses (backpressure). */
-const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
 /** What a desktop opened while the instance drains is answered. */
 export const DESKTOP_DRAINING =
@@ -126,41 +124,6 @@ function firstMessage(ws: WebSocket): Promise<unknown> {
       }
     });
   });
-}
-
-/**
- * Pipes RFB between a WebSocket (binary frames) and a desktop's RFB socket, with backpressure
- * both ways. Text frames after the hello go to `onText` (resize requests), else are ignored.
- * Closing either side ends the other.
- */
-function bridge(ws: WebSocket, socket: net.Socket, onEnd: () => void, onText?: (text: string) => void): void {
-  socket.on('data', (chunk: Buffer) => {
-    if (ws.readyState !== ws.OPEN) return;
-    ws.send(chunk, { binary: true });
-    if (ws.bufferedAmount > HIGH_WATER_BYTES) {
-      socket.pause();
-      const resume = setInterval(() => {
-        if (ws.readyState !== ws.OPEN || ws.bufferedAmount < HIGH_WATER_BYTES / 2) {
-          clearInterval(resume);
-          socket.resume();
-        }
-      }, 20);
-    }
-  });
-  ws.on('message', (data: Buffer, isBinary: boolean) => {
-    if (!isBinary) {
-      if (data.length <= 256) onText?.(data.toString('utf8'));
-      return;
-    }
-    if (socket.destroyed) return;
-    if (!socket.write(data)) {
-      ws.pause();
-      socket.once('drain', () => ws.resume());
-    }
-  });
-  socket.on('error', () => undefined);
-  socket.once('close', onEnd);
-  ws.once('close', () => socket.destroy());
 }
 
 /**

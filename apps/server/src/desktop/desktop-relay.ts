@@ -37,8 +37,12 @@ export function sendableCloseCode(code: number): boolean {
   return (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
 }
 
-/** Pipes a WebSocket's binary messages to and from a socket, with backpressure both ways. */
-function pipeSocket(ws: WebSocket, socket: net.Socket, onEnd: () => void): void {
+/**
+ * Pipes RFB between a WebSocket (binary frames) and a desktop's RFB socket, with backpressure
+ * both ways. Text frames after the hello go to `onText` (resize requests), else are ignored.
+ * Closing either side ends the other.
+ */
+export function bridge(ws: WebSocket, socket: net.Socket, onEnd: () => void, onText?: (text: string) => void): void {
   socket.on('data', (chunk: Buffer) => {
     if (ws.readyState !== WebSocket.OPEN) return;
     ws.send(chunk, { binary: true });
@@ -53,7 +57,11 @@ function pipeSocket(ws: WebSocket, socket: net.Socket, onEnd: () => void): void 
     }
   });
   ws.on('message', (data: Buffer, isBinary: boolean) => {
-    if (!isBinary || socket.destroyed) return;
+    if (!isBinary) {
+      if (data.length <= 256) onText?.(data.toString('utf8'));
+      return;
+    }
+    if (socket.destroyed) return;
     if (!socket.write(data)) {
       ws.pause();
       socket.once('drain', () => ws.resume());
@@ -108,7 +116,7 @@ export function relayedDesktops(deps: {
             (viewer) => {
               if (ws.readyState !== WebSocket.OPEN) return viewer.destroy();
               ws.send(JSON.stringify({ ready: true, width: entry.desktop.width, height: entry.desktop.height }));
-              pipeSocket(ws, viewer, () => ws.close(DESKTOP_CLOSE.ENDED, 'The desktop ended.'));
+              bridge(ws, viewer, () => ws.close(DESKTOP_CLOSE.ENDED, 'The desktop ended.'));
               log.info({ recording: recordingId }, 'desktop watched through the relay');
             },
             (error: unknown) => {
