@@ -163,18 +163,20 @@ async function largestWindow(x: X11Connection): Promise<number> {
 }
 
 /**
- * Gives FreeRDP's window the keyboard for good. The display has no window manager, so the focus
- * otherwise follows the pointer, and the screen is larger than the window (it is filmed whole, for
- * resizing): until a pointer event put the pointer over the window, keys went nowhere.
+ * Puts the pointer in FreeRDP's window, at its top left corner, so the keyboard goes there. The
+ * display has no window manager, so the focus follows the pointer, and the screen is larger than
+ * the window (it is filmed whole, for resizing): the pointer the display starts with, at the
+ * screen's centre, is outside it, and keys typed before a pointer event went nowhere. (An explicit
+ * SetInputFocus does the same for keys but makes FreeRDP take the clipboard selections over, which
+ * broke the one-way clipboard policies.)
  */
 function focus(x: X11Connection, window: number): void {
-  // SetInputFocus: revert-to Parent (2), the window, CurrentTime (0).
-  const request = Buffer.alloc(12);
-  request.writeUInt8(42, 0);
-  request.writeUInt8(2, 1);
-  request.writeUInt16LE(3, 2);
-  request.writeUInt32LE(window, 4);
-  request.writeUInt32LE(0, 8);
+  // WarpPointer: no source window (0), the destination window, source rectangle 0, to (0, 0) in it.
+  const request = Buffer.alloc(24);
+  request.writeUInt8(41, 0);
+  request.writeUInt16LE(6, 2);
+  request.writeUInt32LE(0, 4);
+  request.writeUInt32LE(window, 8);
   x.send(request);
 }
 
