@@ -182,7 +182,7 @@ export function attachDesktopEndpoint(
     if (hello === undefined) return;
     const parsed = DesktopHello.safeParse(hello);
     if (!parsed.success) return fail(ws, DESKTOP_CLOSE.BAD_INPUT, parsed.error.issues[0]?.message ?? 'Bad message.');
-    const { token, username, password, domain, width, height } = parsed.data;
+    const { token, username, password, domain, width, height, screen } = parsed.data;
     // Session tokens only: a one-shot authorization answers one HTTP call and opens no desktop.
     const signedIn = await s.auth.authenticateConnection(token);
     if ('refused' in signedIn) return fail(ws, DESKTOP_CLOSE.SIGN_IN, signedIn.refused);
@@ -286,6 +286,7 @@ export function attachDesktopEndpoint(
       desktop = await DesktopSession.start({
         width,
         height,
+        screen,
         clipboard: rdpClipboard(definition.rdpClipboard),
         credentials: { username, password, domain },
         connect: async () => {

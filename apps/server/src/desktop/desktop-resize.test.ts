@@ -10,7 +10,6 @@ import {
   openDesktop,
   startDesktopRig,
 } from '../test/desktop-rig.js';
-import { DESKTOP_CANVAS } from './desktop-session.js';
 
 const missing = missingDesktopPrograms();
 const skip = missing.length > 0 && !process.env.CI;
@@ -18,6 +17,8 @@ if (skip) console.warn(`desktop resize tests skipped: ${missing.join(', ')} miss
 
 const ORANGE: [number, number, number] = [255, 128, 0];
 const HOST = { width: 1024, height: 768 };
+/** The browser's screen, which the hello tells: the gateway's X screen (and the film) is this large. */
+const SCREEN = { width: 1440, height: 900 };
 
 function near(actual: [number, number, number], expected: [number, number, number], tolerance: number): boolean {
   return actual.every((v, i) => Math.abs(v - expected[i]!) <= tolerance);
@@ -68,6 +69,7 @@ describe.skipIf(skip)('a browser desktop follows the browser’s area, and its w
       password: 'rdp-secret',
       width: 800,
       height: 600,
+      screen: SCREEN,
     });
     expect(answer).toMatchObject({ ready: true, width: 800, height: 600 });
     const recordingId = answer.recording_id as string;
@@ -111,14 +113,14 @@ describe.skipIf(skip)('a browser desktop follows the browser’s area, and its w
       15_000,
     );
     expect(client.sizes.length - before).toBeLessThanOrEqual(2);
-    // Beyond the screen the desktop lives in: bounded to it. Nonsense is ignored (and the socket stays).
+    // Beyond the browser's screen, which the desktop's screen was made as large as: bounded to it. Nonsense is ignored (and the socket stays).
     client.send({ resize: { width: 99_999, height: 1 } });
     client.send({ resize: 'big' });
     client.ws.send('not json');
     client.send({ resize: { width: 4000, height: 2000 } });
     await eventually(
       () => client.pixel(10, 10),
-      () => client.width === DESKTOP_CANVAS.width && client.height === DESKTOP_CANVAS.height,
+      () => client.width === SCREEN.width && client.height === SCREEN.height,
       15_000,
     );
     expect(near(await client.pixel(300, 300), ORANGE, 8)).toBe(true);
@@ -134,10 +136,11 @@ describe.skipIf(skip)('a browser desktop follows the browser’s area, and its w
     // The session's text record says which part of the screen the desktop took, and when.
     const cast = fs.readFileSync(row!.storagePath, 'utf8');
     expect(cast).toContain('Desktop resized to 1000x700');
-    expect(cast).toContain(`Desktop resized to ${DESKTOP_CANVAS.width}x${DESKTOP_CANVAS.height}`);
-    // One video of the whole screen, decodable to its last frame, showing the host.
+    expect(cast).toContain(`Desktop resized to ${SCREEN.width}x${SCREEN.height}`);
+    // One video of the whole screen, as large as the browser's (not the 2560x1600 default), decodable
+    // to its last frame, showing the host.
     const frame = lastFrame(videoPathOf(row!.storagePath), 200, 200);
-    expect(frame.width).toBeGreaterThan(0);
+    expect([frame.width, frame.height]).toEqual([SCREEN.width, SCREEN.height]);
     expect(near(frame.colour as [number, number, number], ORANGE, 40), `filmed ${frame.colour.join(',')}`).toBe(true);
     const verify = await rig.server.call<{ video?: { ok?: boolean } }>('GET', `/api/recording/${recordingId}/verify`, {
       token: rig.admin,

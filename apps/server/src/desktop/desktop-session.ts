@@ -56,9 +56,30 @@ const KILL_WAIT_MS = 3000;
 /**
  * The X screen of a desktop, and what ffmpeg films: the desktop is resized within it (x11vnc shows
  * only the desktop's part, -clip), so the film always covers all of it without restarting ffmpeg.
- * A larger initial size makes a larger screen.
+ * This is the screen when the browser does not say how large its own screen is; a larger initial
+ * size makes a larger screen.
  */
 export const DESKTOP_CANVAS = { width: 2560, height: 1600 } as const;
+/** The largest X screen a desktop gets, whatever the browser says. */
+export const DESKTOP_CANVAS_MAX = { width: 3840, height: 2160 } as const;
+
+/**
+ * The X screen of a desktop that starts at `size` in a browser whose screen is `screen` (when it
+ * said): as large as the browser's screen (the film's cost follows its area: a 1440x900 screen
+ * costs a third of 2560x1600 to encode), never smaller than the first size, at most
+ * DESKTOP_CANVAS_MAX. Even sizes, as the video encoder needs.
+ */
+export function desktopCanvas(
+  size: { width: number; height: number },
+  screen?: { width: number; height: number },
+): { width: number; height: number } {
+  const base = screen ?? DESKTOP_CANVAS;
+  const side = (asked: number, wanted: number, max: number) => Math.min(max, (Math.max(asked, wanted, 2) + 1) & ~1);
+  return {
+    width: side(size.width, base.width, DESKTOP_CANVAS_MAX.width),
+    height: side(size.height, base.height, DESKTOP_CANVAS_MAX.height),
+  };
+}
 /** The smallest size a resize asks for. */
 export const DESKTOP_RESIZE_MIN = { width: 640, height: 480 } as const;
 /** At most one resize this often; a later request while one waits replaces it. */
@@ -205,6 +226,11 @@ export interface DesktopOptions {
   width: number;
   height: number;
   /**
+   * The browser's screen, the largest its desktop area can become: the X screen (and the film) is
+   * made that large instead of DESKTOP_CANVAS (at least width x height, at most 3840x2160).
+   */
+  screen?: { width: number; height: number } | undefined;
+  /**
    * The definition's clipboard policy (default 'both'): 'off' starts FreeRDP without its clipboard
    * channel and x11vnc without selection exchange; one direction lets x11vnc carry only that one.
    */
@@ -273,10 +299,7 @@ export class DesktopSession extends EventEmitter {
     this.dir = dir;
     this.programs = options.programs ?? DEFAULT_PROGRAMS;
     this.size = { width: options.width, height: options.height };
-    this.canvas = {
-      width: Math.min(3840, Math.max(options.width, DESKTOP_CANVAS.width)),
-      height: Math.min(2160, Math.max(options.height, DESKTOP_CANVAS.height)),
-    };
+    this.canvas = desktopCanvas(options, options.screen);
   }
 
   /** The clipboard policy the desktop enforces. */

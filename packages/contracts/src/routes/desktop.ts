@@ -64,6 +64,26 @@ export const DesktopHello = z.object({
     .int('height must be a whole number')
     .min(DESKTOP_LIMITS.minHeight, `height must be from ${DESKTOP_LIMITS.minHeight} to ${DESKTOP_LIMITS.maxHeight}`)
     .max(DESKTOP_LIMITS.maxHeight, `height must be from ${DESKTOP_LIMITS.minHeight} to ${DESKTOP_LIMITS.maxHeight}`),
+  /**
+   * The browser's screen (window.screen's available size): the largest its desktop area can grow
+   * to. The gateway's X screen, which the video films whole, is made that large (at least the
+   * asked size, at most 3840x2160) instead of its 2560x1600 default, so a small screen costs a
+   * small film. Without it the default holds.
+   */
+  screen: z
+    .object({
+      width: z
+        .number({ error: 'screen.width must be a number' })
+        .int('screen.width must be a whole number')
+        .min(1)
+        .max(16384),
+      height: z
+        .number({ error: 'screen.height must be a number' })
+        .int('screen.height must be a whole number')
+        .min(1)
+        .max(16384),
+    })
+    .optional(),
 });
 export type DesktopHello = z.infer<typeof DesktopHello>;
 

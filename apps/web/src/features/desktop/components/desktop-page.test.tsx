@@ -199,13 +199,15 @@ describe('DesktopPage', () => {
       domain: 'CORP',
       width: 1366,
       height: 700,
+      // The browser's screen (jsdom's): the gateway makes its filmed screen that large.
+      screen: { width: window.screen.availWidth, height: window.screen.availHeight },
     });
   });
 
   it('leaves the domain out when none is given', async () => {
     const socket = await connect();
     act(() => socket.accept());
-    expect(Object.keys(socket.hello).sort()).toEqual(['height', 'password', 'token', 'username', 'width']);
+    expect(Object.keys(socket.hello).sort()).toEqual(['height', 'password', 'screen', 'token', 'username', 'width']);
   });
 
   it('hands the open socket to noVNC on ready: scaled, not clipped, focus on click, keyboard to the desktop', async () => {

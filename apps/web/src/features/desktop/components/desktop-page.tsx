@@ -12,7 +12,7 @@ import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
 import { getToken, signOut } from '../../../lib/session';
 import type { ConnectHello } from '../connection/desktop-protocol';
-import { desktopSize } from '../connection/desktop-protocol';
+import { browserScreen, desktopSize } from '../connection/desktop-protocol';
 import { useDesktopConnection } from '../connection/use-desktop-connection';
 import { ClipboardDialog } from './clipboard-dialog';
 import type { HostCredentials } from './connect-form';
@@ -62,6 +62,8 @@ export function DesktopPage() {
     const area = targetRef.current;
     const size = desktopSize({ width: area?.clientWidth ?? 0, height: area?.clientHeight ?? 0 });
     const hello: ConnectHello = { token: getToken() ?? '', username, password, ...size };
+    const screen = browserScreen();
+    if (screen) hello.screen = screen;
     if (domain) hello.domain = domain;
     connection.open({
       path: `/api/desktop/connect?definition=${encodeURIComponent(definitionId)}`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { desktopSize, endOfClose, parseAnswer, wsUrl } from './desktop-protocol';
+import { browserScreen, desktopSize, endOfClose, parseAnswer, wsUrl } from './desktop-protocol';
 
 describe('desktop protocol', () => {
   it('opens the socket on the console’s own origin and path, ws or wss as the page', () => {
@@ -16,6 +16,12 @@ describe('desktop protocol', () => {
     expect(desktopSize({ width: 100, height: 0 })).toEqual({ width: 320, height: 240 });
     expect(desktopSize({ width: 9000, height: 5000 })).toEqual({ width: 3840, height: 2160 });
     expect(desktopSize({ width: Number.NaN, height: Number.POSITIVE_INFINITY })).toEqual({ width: 320, height: 240 });
+  });
+
+  it('tells the gateway the browser’s screen, or nothing when the browser does not know it', () => {
+    expect(browserScreen({ availWidth: 1440, availHeight: 875.5 })).toEqual({ width: 1440, height: 876 });
+    expect(browserScreen({ availWidth: 0, availHeight: 0 })).toBeUndefined();
+    expect(browserScreen(undefined)).toBeUndefined();
   });
 
   it('reads each close code as the protocol names it', () => {

@@ -19,6 +19,8 @@ export interface ConnectHello extends DesktopSize {
   username: string;
   password: string;
   domain?: string;
+  /** The browser's screen: the largest the desktop area can grow to (the gateway's film is that large). */
+  screen?: DesktopSize;
 }
 
 /** The first frame of `/api/desktop/watch`. */
@@ -104,6 +106,18 @@ export function desktopSize(area: { width: number; height: number }): DesktopSiz
     width: clamp(area.width, DESKTOP_SIZE.minWidth, DESKTOP_SIZE.maxWidth),
     height: clamp(area.height, DESKTOP_SIZE.minHeight, DESKTOP_SIZE.maxHeight),
   };
+}
+
+/**
+ * The browser's screen (its available part, in CSS pixels, as the desktop area is measured), or
+ * undefined when the browser does not say.
+ */
+export function browserScreen(
+  screen: Pick<Screen, 'availWidth' | 'availHeight'> | undefined = globalThis.screen,
+): DesktopSize | undefined {
+  const width = Math.ceil(screen?.availWidth ?? 0);
+  const height = Math.ceil(screen?.availHeight ?? 0);
+  return width > 0 && height > 0 ? { width, height } : undefined;
 }
 
 /** Reads the server's TEXT answer; anything else is 'unknown'. */
