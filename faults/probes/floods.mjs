@@ -186,9 +186,21 @@ export async function slowWatcher(stack, result, options) {
     (b) => b > expected / 4 || flood.child.exitCode !== null,
     600_000,
   );
+  const otherAt = Date.now();
   const other = await sshWorks(stack);
   const done = await flood.done;
   const api_ = await probe.stop();
+  // What the server and the agent said, when something went wrong (to tell a stalled server from a
+  // stalled runner or a lost stream).
+  if (!other.ok || api_.max > 5000) {
+    const slowest = api_.samples.reduce((a, b) => (b.ms > a.ms ? b : a), { ms: 0, at: 0 });
+    result.happened.push(
+      `slowest API call started ${((slowest.at - otherAt) / 1000).toFixed(1)} s after the other login began ` +
+        `(it took ${secs(other.ms ?? 0)}); flood bytes ended ${((flood.lastByteAt - otherAt) / 1000).toFixed(1)} s after it`,
+    );
+    result.happened.push(`server log: ${stack.server.tail(12).replace(/\s+/g, ' ').slice(-1500)}`);
+    result.happened.push(`agent output: ${stack.agent.output.slice(-1500).replace(/\s+/g, ' ')}`);
+  }
   const rate = flood.bytes / 1048576 / (Math.max(1, flood.lastByteAt - flood.firstByteAt) / 1000);
   result.happened.push(
     `${(flood.bytes / 1048576).toFixed(0)} MiB of ${(expected / 1048576).toFixed(0)} MiB output delivered at ${rate.toFixed(0)} MiB/s`,

@@ -5,6 +5,7 @@ import { BUILD } from '@gatehouse/contracts';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { type DetachLog, surviveUnhandledRejections } from './lib/detach.js';
+import { watchLoopStalls } from './lib/loop-stall.js';
 import { startServer } from './server.js';
 import { DEFAULT_DRAIN_SECONDS, STOP_GRACE_SECONDS } from './lifecycle/drain.js';
 
@@ -47,6 +48,9 @@ async function main(): Promise<void> {
     port = config.port;
     const server = await startServer(config);
     rejectionLog = server.app.log;
+    watchLoopStalls((stalledMs) =>
+      server.app.log.warn({ stalledMs }, 'the server’s main thread was blocked: nothing was answered meanwhile'),
+    );
     const lines = [
       '',
       `  Gatehouse ${BUILD.version} (build ${BUILD.buildNumber}) is running at ${server.url}`,
