@@ -1,5 +1,6 @@
 import { DESKTOP_LIMITS, DesktopHello } from '@gatehouse/contracts';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_DESKTOP_MAX, defaultDesktopMax, desktopMax } from './desktop-endpoint.js';
 import { DESKTOP_CANVAS, DESKTOP_CANVAS_MAX, desktopCanvas } from './desktop-session.js';
 
 // The gateway's X screen is filmed whole, so its area is what each browser desktop costs to encode.
@@ -48,5 +49,23 @@ describe('the hello’s screen', () => {
       { width: 1e9, height: 900 },
     ])
       expect(DesktopHello.safeParse({ ...hello, screen }).success, JSON.stringify(screen)).toBe(false);
+  });
+});
+
+describe('how many browser desktops an instance runs at once', () => {
+  const GiB = 1024 ** 3;
+
+  it('is sized by the machine when GATEHOUSE_DESKTOP_MAX is unset: five a core, half the memory, at most 25', () => {
+    expect(desktopMax({}, { cores: 2, memory: 24 * GiB })).toBe(10);
+    expect(desktopMax({}, { cores: 16, memory: 64 * GiB })).toBe(DEFAULT_DESKTOP_MAX);
+    expect(desktopMax({}, { cores: 8, memory: 4 * GiB })).toBe(6);
+    expect(defaultDesktopMax(1, 256 * 1024 ** 2)).toBe(1);
+  });
+
+  it('follows GATEHOUSE_DESKTOP_MAX when set, 0 turning desktops off, and refuses nonsense', () => {
+    expect(desktopMax({ GATEHOUSE_DESKTOP_MAX: '40' }, { cores: 2, memory: GiB })).toBe(40);
+    expect(desktopMax({ GATEHOUSE_DESKTOP_MAX: '0' })).toBe(0);
+    for (const bad of ['-1', '2.5', 'many'])
+      expect(() => desktopMax({ GATEHOUSE_DESKTOP_MAX: bad })).toThrow(/whole number/);
   });
 });

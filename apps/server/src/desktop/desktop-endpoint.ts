@@ -1,5 +1,6 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type net from 'node:net';
+import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import {
   DESKTOP_CLOSE,
@@ -35,8 +36,21 @@ import { RelayClient } from '../cluster/relay-client.js';
 import type { RelayedDesktops } from '../cluster/relay-endpoint.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** GATEHOUSE_DESKTOP_MAX when unset: desktops one instance runs at once. */
+/** The most desktops one instance runs at once when GATEHOUSE_DESKTOP_MAX is unset, however large. */
 export const DEFAULT_DESKTOP_MAX = 25;
+/**
+ * Desktops per core and memory per desktop the default is sized by (docs/benchmarks.md, "Browser
+ * desktops"): on a 2-core bench machine 10 ran with every input answered, 25 did not; each desktop's
+ * programs hold about 300 MiB, and half the machine's memory is left to the rest.
+ */
+const DESKTOPS_PER_CORE = 5;
+const MIB_PER_DESKTOP = 320;
+
+/** The default cap for a machine with this many cores and this much memory (bytes): at least 1, at most 25. */
+export function defaultDesktopMax(cores: number, totalMemory: number): number {
+  const byMemory = Math.floor(totalMemory / 2 / (MIB_PER_DESKTOP * 1024 * 1024));
+  return Math.max(1, Math.min(DEFAULT_DESKTOP_MAX, cores * DESKTOPS_PER_CORE, byMemory));
+}
 /** How long the browser may take to send its first message. */
 export const HELLO_DEADLINE_MS = 10_000;
 /** Largest WebSocket message taken (RFB input and clipboard; the hello is far smaller). */
@@ -55,10 +69,16 @@ export function closeReason(text: string): string {
   return reason;
 }
 
-/** GATEHOUSE_DESKTOP_MAX as a number (default 25; 0 turns browser desktops off). */
-export function desktopMax(env: NodeJS.ProcessEnv = process.env): number {
+/**
+ * GATEHOUSE_DESKTOP_MAX as a number (0 turns browser desktops off); unset, what the machine's cores
+ * and memory carry (defaultDesktopMax).
+ */
+export function desktopMax(
+  env: NodeJS.ProcessEnv = process.env,
+  machine: { cores: number; memory: number } = { cores: os.availableParallelism(), memory: os.totalmem() },
+): number {
   const raw = env.GATEHOUSE_DESKTOP_MAX;
-  if (raw === undefined || raw === '') return DEFAULT_DESKTOP_MAX;
+  if (raw === undefined || raw === '') return defaultDesktopMax(machine.cores, machine.memory);
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0) throw new Error('GATEHOUSE_DESKTOP_MAX must be a whole number, 0 or more');
   return n;
@@ -79,7 +99,7 @@ export interface DesktopEndpoint {
 }
 
 export interface DesktopEndpointOptions {
-  /** Desktops at once on this instance (default GATEHOUSE_DESKTOP_MAX, else 25). */
+  /** Desktops at once on this instance (default GATEHOUSE_DESKTOP_MAX, else by the machine: desktopMax()). */
   max?: number;
   programs?: DesktopPrograms;
 }
