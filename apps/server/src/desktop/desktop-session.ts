@@ -7,7 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
-import { countTopLevelWindows, focusLargestWindow, resizeLargestWindow } from './x11-probe.js';
+import { countTopLevelWindows, focusLargestWindow, largestWindowSize, resizeLargestWindow } from './x11-probe.js';
 
 /** What a user reads when the desktop programs are missing on the server. */
 export const DESKTOP_PACKAGES_MESSAGE =
@@ -54,30 +54,44 @@ const QUIT_WAIT_MS = 5000;
 /** How long a program may take to exit after SIGTERM before SIGKILL. */
 const KILL_WAIT_MS = 3000;
 /**
- * The X screen of a desktop, and what ffmpeg films: the desktop is resized within it (x11vnc shows
- * only the desktop's part, -clip), so the film always covers all of it without restarting ffmpeg.
- * This is the screen when the browser does not say how large its own screen is; a larger initial
- * size makes a larger screen.
+ * The X screen of a desktop: 2560x1600, or the initial size when larger (at most DESKTOP_SCREEN_MAX).
+ * The desktop lives in its top-left part, resized within it (x11vnc shows only the desktop's part,
+ * -clip). An idle X screen costs little (Xvfb's memory); what costs is filming it, so ffmpeg films
+ * only the part the desktop can take (desktopCanvas), which covers it whatever its size without
+ * restarting ffmpeg.
  */
 export const DESKTOP_CANVAS = { width: 2560, height: 1600 } as const;
 /** The largest X screen a desktop gets, whatever the browser says. */
 export const DESKTOP_CANVAS_MAX = { width: 3840, height: 2160 } as const;
 
+const evenSide = (value: number, max: number) => Math.min(max, (Math.max(value, 2) + 1) & ~1);
+
+/** The X screen of a desktop that starts at `size`. */
+export function desktopScreen(size: { width: number; height: number }): { width: number; height: number } {
+  return {
+    width: evenSide(Math.max(size.width, DESKTOP_CANVAS.width), DESKTOP_CANVAS_MAX.width),
+    height: evenSide(Math.max(size.height, DESKTOP_CANVAS.height), DESKTOP_CANVAS_MAX.height),
+  };
+}
+
 /**
- * The X screen of a desktop that starts at `size` in a browser whose screen is `screen` (when it
- * said): as large as the browser's screen (the film's cost follows its area: a 1440x900 screen
- * costs a third of 2560x1600 to encode), never smaller than the first size, at most
- * DESKTOP_CANVAS_MAX. Even sizes, as the video encoder needs.
+ * The part of the X screen that is filmed, and that resizing stays within, for a desktop that starts
+ * at `size` in a browser whose screen is `screen` (when it said), on a host whose window came out
+ * `shown`: as large as the browser's screen, since its area cannot grow past it (the film's cost
+ * follows this area: a 1440x900 screen costs a third of 2560x1600), never smaller than the first
+ * size or the host's picture, within the X screen (the whole X screen when the browser did not say).
+ * Even sizes, as the video encoder needs.
  */
 export function desktopCanvas(
   size: { width: number; height: number },
   screen?: { width: number; height: number },
+  shown?: { width: number; height: number },
 ): { width: number; height: number } {
-  const base = screen ?? DESKTOP_CANVAS;
-  const side = (asked: number, wanted: number, max: number) => Math.min(max, (Math.max(asked, wanted, 2) + 1) & ~1);
+  const whole = desktopScreen(size);
+  if (!screen) return whole;
   return {
-    width: side(size.width, base.width, DESKTOP_CANVAS_MAX.width),
-    height: side(size.height, base.height, DESKTOP_CANVAS_MAX.height),
+    width: evenSide(Math.max(size.width, screen.width, shown?.width ?? 0), whole.width),
+    height: evenSide(Math.max(size.height, screen.height, shown?.height ?? 0), whole.height),
   };
 }
 /** The smallest size a resize asks for. */
@@ -282,11 +296,16 @@ export class DesktopSession extends EventEmitter {
   private streamError: string | undefined;
   private display = 0;
   private cookie = Buffer.alloc(0);
-  /** The desktop's size now (it changes with resize()), within the screen (canvas). */
+  /** The desktop's size now (it changes with resize()), within the filmed part of the screen (canvas). */
   private size: { width: number; height: number };
-  private readonly canvas: { width: number; height: number };
+  /** The X screen. */
+  private readonly xScreen: { width: number; height: number };
+  /** The part of the X screen that is filmed and that the desktop stays within (desktopCanvas). */
+  private canvas: { width: number; height: number };
   private resizing: Promise<void> = Promise.resolve();
   private pendingSize: { width: number; height: number } | undefined;
+  /** The host kept its own resolution instead of the asked one: resizing is left to the browser's scaling. */
+  private fixedSize = false;
   private lastResize = 0;
   private readonly dir: string;
   private readonly programs: DesktopPrograms;
@@ -299,6 +318,7 @@ export class DesktopSession extends EventEmitter {
     this.dir = dir;
     this.programs = options.programs ?? DEFAULT_PROGRAMS;
     this.size = { width: options.width, height: options.height };
+    this.xScreen = desktopScreen(options);
     this.canvas = desktopCanvas(options, options.screen);
   }
 
@@ -315,7 +335,7 @@ export class DesktopSession extends EventEmitter {
     return this.size.height;
   }
 
-  /** The X screen's size (what the video films). */
+  /** The filmed part of the X screen (the video's size before recording_scale). */
   get screen(): { width: number; height: number } {
     return { ...this.canvas };
   }
@@ -325,9 +345,13 @@ export class DesktopSession extends EventEmitter {
    * at most one every RESIZE_INTERVAL_MS (a request meanwhile replaces the waiting one). FreeRDP's
    * window takes the size (with /dynamic-resolution FreeRDP asks the host to follow; a host that
    * cannot, such as freerdp-shadow, keeps its resolution inside it), then x11vnc shows that part
-   * of the screen and tells the browser the new size (RFB DesktopSize). Answers once applied.
+   * of the screen and tells the browser the new size (RFB DesktopSize). Answers once applied. A
+   * host that kept its own size when the desktop opened is not resized.
    */
   resize(width: number, height: number): Promise<void> {
+    // A host that did not take the first size would not take this one: FreeRDP's window would
+    // crop its picture or add black around it. The browser scales the whole picture instead.
+    if (this.fixedSize) return this.resizing;
     const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, Math.round(v)));
     this.pendingSize = {
       width: clamp(width, DESKTOP_RESIZE_MIN.width, this.canvas.width),
@@ -428,7 +452,7 @@ export class DesktopSession extends EventEmitter {
           `:${n}`,
           '-screen',
           '0',
-          `${this.canvas.width}x${this.canvas.height}x24`,
+          `${this.xScreen.width}x${this.xScreen.height}x24`,
           '-nolisten',
           'tcp',
           '-auth',
@@ -546,6 +570,21 @@ export class DesktopSession extends EventEmitter {
     await focusLargestWindow(this.display, this.cookie).catch((error: unknown) =>
       this.options.log.warn({ err: error }, 'the desktop window was not given the keyboard'),
     );
+    // A host that keeps its own resolution (it did not take /size) makes FreeRDP's window that
+    // size: the desktop is what the window shows, or the browser would see a part of it (or black
+    // around it). The browser scales it to its area.
+    // Such a host will not follow a resize either: resize() then keeps the host's picture whole.
+    const shown = await largestWindowSize(this.display, this.cookie).catch(() => undefined);
+    if (shown && shown.width > 0 && shown.height > 0 && (shown.width !== this.width || shown.height !== this.height)) {
+      this.fixedSize = true;
+      const asked = `${this.width}x${this.height}`;
+      this.canvas = desktopCanvas(this.options, this.options.screen, shown);
+      this.size = {
+        width: Math.min(shown.width, this.canvas.width),
+        height: Math.min(shown.height, this.canvas.height),
+      };
+      this.options.log.debug({ asked, ...this.size }, 'the RDP host keeps its own size');
+    }
   }
 
   /** ffmpeg films the display from the moment the remote desktop shows (fragmented MP4 to the sink). */
@@ -556,7 +595,9 @@ export class DesktopSession extends EventEmitter {
     const fps = String(video.fps);
     const args = [
       ['-hide_banner', '-loglevel', 'warning', '-nostats'],
-      ['-probesize', '32', '-analyzeduration', '0', '-f', 'x11grab', '-framerate', fps, '-i', `:${this.display}`],
+      // Only the part of the screen the desktop can take (canvas), from the top-left corner.
+      ['-probesize', '32', '-analyzeduration', '0', '-f', 'x11grab', '-framerate', fps],
+      ['-video_size', `${this.canvas.width}x${this.canvas.height}`, '-i', `:${this.display}+0,0`],
       ['-vf', `scale=trunc(iw*${video.scale}/2)*2:trunc(ih*${video.scale}/2)*2`],
       ['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-pix_fmt', 'yuv420p'],
       ['-b:v', `${kbps}k`, '-maxrate', `${kbps}k`, '-bufsize', `${kbps * 2}k`, '-g', fps],

@@ -106,14 +106,14 @@ function openX11(display: number, cookie: Buffer): Promise<X11Connection> {
 }
 
 /** FreeRDP's window: the largest top-level window (the others are 1x1 clipboard helpers of FreeRDP's and x11vnc's). */
-async function largestWindow(x: X11Connection): Promise<number> {
+async function largestWindow(x: X11Connection): Promise<{ id: number; width: number; height: number }> {
   const query = Buffer.alloc(8);
   query.writeUInt8(15, 0); // QueryTree
   query.writeUInt16LE(2, 2);
   query.writeUInt32LE(x.root, 4);
   const tree = await x.ask(query);
   const count = tree.readUInt16LE(16);
-  let best: { id: number; area: number } | undefined;
+  let best: { id: number; width: number; height: number } | undefined;
   for (let i = 0; i < count; i += 1) {
     const id = tree.readUInt32LE(32 + 4 * i);
     const geometry = Buffer.alloc(8);
@@ -122,11 +122,26 @@ async function largestWindow(x: X11Connection): Promise<number> {
     geometry.writeUInt32LE(id, 4);
     const answer = await x.ask(geometry).catch(() => undefined);
     if (!answer) continue;
-    const area = answer.readUInt16LE(16) * answer.readUInt16LE(18);
-    if (!best || area > best.area) best = { id, area };
+    const width = answer.readUInt16LE(16);
+    const height = answer.readUInt16LE(18);
+    if (!best || width * height > best.width * best.height) best = { id, width, height };
   }
   if (!best) throw new Error('no FreeRDP window on the display');
-  return best.id;
+  return best;
+}
+
+/**
+ * The size of FreeRDP's window. FreeRDP sizes it to the remote desktop: a host that does not take
+ * the asked resolution (a fixed-size server, freerdp-shadow) makes it that host's size.
+ */
+export async function largestWindowSize(display: number, cookie: Buffer): Promise<{ width: number; height: number }> {
+  const x = await openX11(display, cookie);
+  try {
+    const { width, height } = await largestWindow(x);
+    return { width, height };
+  } finally {
+    x.close();
+  }
 }
 
 /**
@@ -159,7 +174,7 @@ async function sync(x: X11Connection): Promise<void> {
 export async function focusLargestWindow(display: number, cookie: Buffer): Promise<void> {
   const x = await openX11(display, cookie);
   try {
-    focus(x, await largestWindow(x));
+    focus(x, (await largestWindow(x)).id);
     await sync(x);
   } finally {
     x.close();
@@ -178,7 +193,7 @@ export async function resizeLargestWindow(
 ): Promise<void> {
   const x = await openX11(display, cookie);
   try {
-    const window = await largestWindow(x);
+    const window = (await largestWindow(x)).id;
     // ConfigureWindow: x, y, width, height (value mask 0x000f).
     const configure = Buffer.alloc(28);
     configure.writeUInt8(12, 0);
