@@ -189,6 +189,8 @@ export async function slowWatcher(stack, result, options) {
   const otherAt = Date.now();
   const other = await sshWorks(stack);
   const done = await flood.done;
+  // The flood's end is work too (finishing and indexing its recording): the API is watched through it.
+  await sleep(options.smoke ? 5000 : 10_000);
   const api_ = await probe.stop();
   // What the server and the agent said, when something went wrong (to tell a stalled server from a
   // stalled runner or a lost stream).

@@ -49,6 +49,9 @@ export async function openDatabase(options: OpenOptions): Promise<Database> {
   return openPglite(options.dataDir);
 }
 
+/** One turn of the event loop (timers and I/O run before it resolves). */
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   // pg_trgm (a contrib extension PGlite ships) serves the trigram indexes of substring search.
   const extensions = { pg_trgm };
@@ -67,11 +70,17 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
           },
         }),
       ),
+    // PGlite runs on this thread and its statements resolve without waiting for I/O: a loop of
+    // awaited statements would never let a timer, a socket or a request run. A turn of the event
+    // loop after each one keeps the server answering (recording-text.repository.ts paces its batches too).
     async query<T>(statement: string, params: unknown[] = []) {
-      return (await client.query<T>(statement, params)).rows;
+      const rows = (await client.query<T>(statement, params)).rows;
+      await yieldTurn();
+      return rows;
     },
     async exec(statements) {
       await client.exec(statements);
+      await yieldTurn();
     },
     async close() {
       await client.close();

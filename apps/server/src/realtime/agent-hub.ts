@@ -24,6 +24,12 @@ import { type AgentFlood, AgentSession, type AgentStream, StreamRefused } from '
 import type { LiveRights } from './live-rights.js';
 
 /**
+ * Pings (one every AGENT_PING_MS) an agent may leave unanswered before its socket is dropped: it is
+ * dropped at the beat after the second, when it answered nothing for 8 to 12 s of this server running.
+ */
+export const UNANSWERED_PINGS_TO_DROP = 2;
+
+/**
  * Events: 'changed' (agentId) when an agent connects, disconnects, is deleted or starts
  * reconnecting; 'connection' ({agentId, hostname, source, connected}) for the audit trail;
  * 'config-applied' (agentId, config); 'revoked' ({agentId, hostname, source, reason}) when live
@@ -210,13 +216,14 @@ export class AgentHub extends EventEmitter {
 
   /** Pings every agent, drops the silent ones, and records who is alive for every instance to see. */
   private async beat(): Promise<void> {
-    const now = Date.now();
     const alive: string[] = [];
     for (const session of this.sessions.values()) {
-      if (now - session.lastPong > AGENT_PING_MS * 2 + 500) {
+      // Two pings in a row unanswered while this server ran (8 to 12 s): the link is dead.
+      if (session.unansweredPings >= UNANSWERED_PINGS_TO_DROP) {
         session.ws.terminate();
       } else {
         session.ws.ping();
+        session.unansweredPings += 1;
         alive.push(session.agentId);
       }
     }

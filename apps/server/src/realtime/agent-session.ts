@@ -76,6 +76,12 @@ export class AgentSession {
   /** Set once the socket flooded: nothing it sends is read any more. */
   private flooded: AgentFlood | undefined;
   lastPong = Date.now();
+  /**
+   * Pings sent since the agent last answered one (the hub's beat counts them). Counted in pings, not
+   * in time since the last pong: when this server's own thread was blocked, the pong waiting in the
+   * socket is read only after the late beat, and a clock would blame the agent for the server's stall.
+   */
+  unansweredPings = 0;
   /** What the agent reported in its hello. */
   hello: { hostname: string; os: 1 | 2 | 3; version: string } | undefined;
   /** How many hellos were applied on this connection (the first one announces the agent). */
@@ -99,7 +105,10 @@ export class AgentSession {
       onFlood: (session: AgentSession, flood: AgentFlood) => void;
     },
   ) {
-    ws.on('pong', () => (this.lastPong = Date.now()));
+    ws.on('pong', () => {
+      this.lastPong = Date.now();
+      this.unansweredPings = 0;
+    });
     ws.on('message', (data: Buffer, isBinary: boolean) =>
       isBinary ? this.onData(data) : this.onText(data.toString('utf8')),
     );

@@ -6,8 +6,24 @@ import type { TextEntry, TextKind } from './text-extract.js';
 
 /** A claim older than this, never finished, is taken to belong to a dead instance and may be taken over. */
 export const STALE_CLAIM_SECONDS = 30 * 60;
-/** Rows per INSERT while storing a recording's text. */
-const BATCH = 2000;
+/**
+ * Rows per INSERT while storing a recording's text. Each row feeds the trigram index about one entry
+ * per character, which is slow for text such as base64 (every trigram new): 500 lines of it take a
+ * few tens of milliseconds on a quiet machine, so no statement holds the embedded database long.
+ */
+const BATCH = 500;
+
+/**
+ * Between two batches: gives the event loop a turn, then waits as long as the batch took (at most a
+ * second). The embedded database runs on the server's own thread and its queries resolve without
+ * waiting for any I/O: a loop of awaited statements never let a timer, a socket or an HTTP request
+ * run, and storing a 4 MiB flood's text blocked the server for tens of seconds, long enough to drop
+ * agents (faults/ slow-watcher). Paced, indexing takes at most half the thread.
+ */
+async function pace(statementMs: number): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setTimeout(resolve, Math.min(1000, Math.max(0, statementMs))));
+}
 
 /** What a search across recordings looks for, and in which sessions (visibility decided by the caller). */
 export interface TextSearch {
@@ -113,7 +129,10 @@ export class RecordingTextRepository {
     );
     if (fresh.length === 0) return false;
     await this.database.query(`DELETE FROM recording_text WHERE recording_id = $1 AND ${held}`, [id, by]);
+    let lastMs = 0;
     for (let at = 0; at < entries.length; at += BATCH) {
+      if (at > 0) await pace(lastMs);
+      const started = performance.now();
       const part = entries.slice(at, at + BATCH);
       const [written] = await this.database.query<{ n: number }>(
         `WITH written AS (
@@ -123,6 +142,7 @@ export class RecordingTextRepository {
          SELECT count(*)::int AS n FROM written`,
         [id, by, part.map((_, i) => at + i), part.map((e) => e.t), part.map((e) => e.kind), part.map((e) => e.text)],
       );
+      lastMs = performance.now() - started;
       if ((written?.n ?? 0) < part.length) return false;
     }
     const done = await this.database.query(

@@ -134,3 +134,47 @@ describe('an agent the server closed for flooding', () => {
     expect(accepted).toBe(1);
   }, 30_000);
 });
+
+// The server's own thread stalls (a long statement of the embedded database, a GC pause, a loaded
+// machine): stopped with SIGSTOP here, for longer than the old 8.5 s "no pong since" rule allowed
+// once the stall plus the time since the last pong were counted. The agent answered every ping; its
+// pong waited in the socket while the server was stopped. It must not be cut (which ends every
+// session through it), nor reconnect.
+describe('an agent across a stall of the server’s own thread', () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-stall-'));
+  const processes: ChildProcess[] = [];
+  let agent: AgentProcess | undefined;
+  afterAll(() => {
+    for (const p of processes) {
+      p.kill('SIGCONT');
+      p.kill('SIGKILL');
+    }
+    agent?.child.kill('SIGKILL');
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('stays connected: the server counts unanswered pings, not the time its own stall took', async () => {
+    const port = await freePort();
+    const server = await startProcess(dataDir, port);
+    processes.push(server.child);
+    const token = await signIn(server.url);
+    const { key } = await api<{ key: string }>(server.url, 'POST', '/api/apikey', token, { description: 's' });
+    agent = startAgent({ server: server.url, key, hostname: 'stall-01' });
+    const list = async () =>
+      (await api<{ agents: { state: string }[] }>(server.url, 'GET', '/api/agent', token)).agents;
+    await eventually(list, (a) => a[0]?.state === 'connected');
+    // Two stalls of 7 s, 2.2 s apart: at different points of the 4 s ping cycle (the agent's own
+    // watchdog allows 12 s between pings, so 7 s plus a cycle stays within it).
+    for (const pause of [7000, 7000]) {
+      server.child.kill('SIGSTOP');
+      await new Promise((r) => setTimeout(r, pause));
+      server.child.kill('SIGCONT');
+      await new Promise((r) => setTimeout(r, 2200));
+    }
+    // A beat or two after the last stall: still the first connection.
+    await new Promise((r) => setTimeout(r, 5000));
+    expect(connections(agent)).toBe(1);
+    expect(agent.output()).not.toMatch(/reconnecting in/);
+    expect((await list())[0]?.state).toBe('connected');
+  }, 90_000);
+});
