@@ -2,6 +2,7 @@ import { type Page, expect, test } from '@playwright/test';
 import { ACCOUNTS, mainNav, signIn } from '../fixtures.js';
 
 const ALL_ENTRIES = [
+  'My access',
   'Status',
   'Sessions',
   'Dashboard',
@@ -26,14 +27,14 @@ async function entries(page: Page): Promise<string[]> {
 }
 
 test.describe('navigation by permission', () => {
-  test('an administrator sees all ten entries in the order of the spec', async ({ page }) => {
+  test('an administrator sees My access and the ten entries in the order of the spec', async ({ page }) => {
     await signIn(page, ACCOUNTS.admin);
     expect(await entries(page)).toEqual(ALL_ENTRIES);
   });
 
-  test('a user holding only list-host sees Dashboard, Agents and Users', async ({ page }) => {
+  test('a user holding only list-host sees My access, Dashboard, Agents and Users', async ({ page }) => {
     await signIn(page, ACCOUNTS.hostViewer);
-    expect(await entries(page)).toEqual(['Dashboard', 'Agents', 'Users']);
+    expect(await entries(page)).toEqual(['My access', 'Dashboard', 'Agents', 'Users']);
     await expect(page).toHaveURL(/#\/hostsDashboard$/i);
   });
 
