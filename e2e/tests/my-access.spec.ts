@@ -139,6 +139,8 @@ test.describe('My access (issue 20)', () => {
       `mailto:${ACCOUNTS.admin.email}`,
     );
     await expect(page.getByRole('alert')).toHaveCount(0);
+    await page.goto('/?theme_mode=light#/access');
+    await expect(page.getByRole('heading', { name: 'You cannot reach any host yet' })).toBeVisible();
     await page.screenshot({ path: `${SCREENS}/my-access-empty-en-light-1440.png` });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.evaluate(() => localStorage.setItem('locale', 'ar'));

@@ -14,6 +14,11 @@ import type { AccessEntry } from '../../api/my-access';
 import { CommandBlock } from './command-block';
 
 const KIND_ICONS = { ssh: TerminalOutlined, rdp: DesktopWindowsOutlined, generic: LanOutlined } as const;
+/** Left-to-right inside any sentence (U+2066 … U+2069): a path or a command stays readable in Arabic. */
+function ltr(text: string): string {
+  return `\u2066${text}\u2069`;
+}
+
 const STATE_COLOURS = { connected: 'success', reconnecting: 'warning', disconnected: 'default' } as const;
 
 /** How the user is admitted: named on the definition, and/or through which groups. */
@@ -81,7 +86,10 @@ export function AccessEntryCard({ entry }: { entry: AccessEntry }) {
       ) : null}
       {commands.ssh_config ? (
         <CommandBlock
-          label={t('account.access.commands.sshConfig', { alias: commands.ssh_alias ?? '' })}
+          label={t('account.access.commands.sshConfig', {
+            file: ltr('~/.ssh/config'),
+            command: ltr(`ssh ${commands.ssh_alias ?? ''}`),
+          })}
           command={commands.ssh_config}
           copyLabel={t('account.access.copy.sshConfig', { host })}
         />
