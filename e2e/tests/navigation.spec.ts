@@ -45,6 +45,8 @@ test.describe('navigation by permission', () => {
   });
 
   test('every entry opens its screen with its title and no invented data', async ({ page }) => {
+    // Eleven screens, Sessions among them with 10,000 recordings: more than a minute on a loaded machine.
+    test.setTimeout(150_000);
     await signIn(page, ACCOUNTS.admin);
     for (const name of ALL_ENTRIES) {
       await mainNav(page)
