@@ -21,6 +21,7 @@ const SIGNED_IN: readonly string[] = [
   '/settings?section=versions',
   '/systemStatus',
   '/account',
+  '/access',
   '/error-pages/error-404',
 ];
 const SIGNED_OUT: readonly string[] = [

@@ -48,7 +48,7 @@ test.describe('roles', () => {
 
     await signOutOfConsole(page);
     await signIn(page, person);
-    expect(await navEntries(page)).toEqual(['Groups', 'Roles', 'Users']);
+    expect(await navEntries(page)).toEqual(['My access', 'Groups', 'Roles', 'Users']);
 
     // A reader of roles: no create, edit or delete controls, and the API refuses those calls.
     await page.goto('/#/roles');

@@ -4,6 +4,7 @@ import { pipeline } from 'node:stream';
 import { AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER, TOKEN_HEADER } from '@gatehouse/contracts';
 import { NO_DELAY, WebSocketDuplex, noDelay } from '@gatehouse/tunnel';
 import WebSocket from 'ws';
+import { askPassword } from './ask-password.js';
 import { runVerify } from './evidence/verify-bundle.js';
 import { StateDir } from './state.js';
 
@@ -11,7 +12,7 @@ const USAGE = `Usage: gatehouse tunnel <definition name or id> --server URL [opt
        gatehouse verify BUNDLE --key FINGERPRINT_OR_PUBLIC_KEY   (gatehouse verify --help)
 
   --server URL            the Gatehouse server                                  (GATEHOUSE_SERVER)
-  --email E --password P  sign in as a user                                     (GATEHOUSE_EMAIL, GATEHOUSE_PASSWORD)
+  --email E --password P  sign in as a user (no password: asked for)            (GATEHOUSE_EMAIL, GATEHOUSE_PASSWORD)
   --token T               or use a token from a signed-in session               (GATEHOUSE_TOKEN)
   --agent-state-dir DIR   for agent tunnels: open it as this enrolled agent (give the definition id)
   --local-port N          local port to listen on (default: the definition's port, or any free one)
@@ -83,13 +84,15 @@ async function main(argv: string[]): Promise<number> {
     headers[AGENT_ID_HEADER] = identity.id;
     headers[AGENT_CREDENTIAL_HEADER] = identity.credential;
   } else {
+    const email = f.get('email') ?? process.env.GATEHOUSE_EMAIL ?? '';
     const token =
       f.get('token') ??
       process.env.GATEHOUSE_TOKEN ??
       (await signIn(
         server,
-        f.get('email') ?? process.env.GATEHOUSE_EMAIL ?? '',
-        f.get('password') ?? process.env.GATEHOUSE_PASSWORD ?? '',
+        email,
+        // No password given: asked at a hidden prompt (or read as stdin's first line), never in the shell's history.
+        f.get('password') ?? process.env.GATEHOUSE_PASSWORD ?? (await askPassword(`Password for ${email}: `)),
       ));
     headers[TOKEN_HEADER] = token;
     const definition = await findDefinition(server, token, wanted);

@@ -24,6 +24,7 @@ import { settingsHandlers } from './modules/settings/settings.routes.js';
 import { systemHandlers } from './modules/system/system.routes.js';
 import { tunnelHandlers } from './modules/tunnels/tunnels.routes.js';
 import { userHandlers } from './modules/users/users.routes.js';
+import { type MyAccessConfig, myAccessHandlers } from './modules/my-access/my-access.routes.js';
 import type { Services } from './services.js';
 
 declare module 'fastify' {
@@ -43,7 +44,7 @@ const SECURITY_HEADERS = {
 
 /** Builds the HTTP server: security headers, error mapping, audit, every contract route, the console. */
 export async function buildApp(
-  config: Pick<Config, 'buildTag' | 'webDir' | 'trustProxy'> & Partial<Pick<Config, 'publicUrl'>>,
+  config: Pick<Config, 'buildTag' | 'webDir' | 'trustProxy'> & MyAccessConfig,
   services: Services,
 ): Promise<FastifyInstance> {
   const app = Fastify({
@@ -75,6 +76,7 @@ export async function buildApp(
     ...authHandlers(services.auth, services.security, services.repositories.settings),
     ...systemHandlers(services, config.buildTag),
     ...userHandlers(services),
+    ...myAccessHandlers(services, config),
     ...roleHandlers(services),
     ...groupHandlers(services),
     ...apiKeyHandlers(services),

@@ -46,6 +46,16 @@ const EnvSchema = z.object({
   GATEHOUSE_TLS_PORT: z.preprocess((v) => (v === '' ? undefined : v), port.optional()),
   GATEHOUSE_DEV_LICENSES: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   GATEHOUSE_SSH_HOST: optionalText,
+  GATEHOUSE_SSH_PUBLIC_ADDRESS: optionalText.pipe(
+    z
+      .string()
+      .regex(
+        /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]{2,45}\])(?::(?:[1-9]\d{0,4}))?$/,
+        'must be the address clients reach the SSH gateway at: host, host:port or [IPv6]:port',
+      )
+      .refine((v) => Number(/:(\d+)$/.exec(v)?.[1] ?? 1) <= 65535, 'the port must be from 1 to 65535')
+      .optional(),
+  ),
   REDIS_URL: optionalText.pipe(
     z.url({ protocol: /^rediss?$/, error: 'must be a redis:// or rediss:// URL' }).optional(),
   ),
@@ -93,6 +103,11 @@ export interface Config {
   /** Port and address of the SSH gateway. */
   sshPort: number;
   sshHost: string;
+  /**
+   * Where clients reach the SSH gateway (GATEHOUSE_SSH_PUBLIC_ADDRESS, e.g. behind a load balancer);
+   * unset: the listening address and port (My access builds its commands from them).
+   */
+  sshPublicAddress?: { host: string; port: number | undefined } | undefined;
   /** Redis for fanning socket events out across instances; unset keeps them in this process. */
   redisUrl: string | undefined;
   /** How people reach the console, for links in mail; unset means http://HOST:PORT. */
@@ -170,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     redisUrl: e.REDIS_URL,
     sshPort: e.GATEHOUSE_SSH_PORT,
     sshHost: e.GATEHOUSE_SSH_HOST ?? e.HOST,
+    sshPublicAddress: publicAddress(e.GATEHOUSE_SSH_PUBLIC_ADDRESS),
     publicUrl: e.GATEHOUSE_PUBLIC_URL?.replace(/\/+$/, ''),
     tlsPort: e.GATEHOUSE_TLS_PORT,
     devLicenses: e.GATEHOUSE_DEV_LICENSES === 'true',
@@ -178,5 +194,15 @@ export function loadConfig(env: NodeJS.ProcessEnv, defaultWebDir?: string): Conf
     clusterSecret: e.GATEHOUSE_CLUSTER_SECRET,
     drainSeconds: e.GATEHOUSE_DRAIN_SECONDS,
     objectStorage,
+  };
+}
+
+/** `host`, `host:port` or `[v6]:port` (already validated) as host (brackets off) and port. */
+function publicAddress(value: string | undefined): Config['sshPublicAddress'] {
+  if (value === undefined) return undefined;
+  const match = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(value);
+  return {
+    host: (match?.[1] ?? value).replace(/^\[|\]$/g, ''),
+    port: match?.[2] === undefined ? undefined : Number(match[2]),
   };
 }

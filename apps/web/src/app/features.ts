@@ -16,8 +16,10 @@ import { tunnelsFeature } from '../features/tunnels/feature';
 import { usersFeature } from '../features/users/feature';
 import type { Feature } from '../lib/feature';
 
-/** Every feature, with those that have navigation entries in the order of spec §2.3. */
+/** Every feature, with those that have navigation entries in the order of spec §2.3 after My access. */
 export const FEATURES: readonly Feature[] = [
+  // My access first: the one entry every signed-in user has (issue 20).
+  accountFeature,
   systemFeature,
   sessionsFeature,
   recordingSearchFeature,
@@ -30,7 +32,6 @@ export const FEATURES: readonly Feature[] = [
   usersFeature,
   registrationKeysFeature,
   settingsFeature,
-  accountFeature,
   authFeature,
   ssoFeature,
   errorPagesFeature,

@@ -7,8 +7,9 @@ const hostLister = { roles: [{ name: 'operator' }], effectivePermissions: ['list
 const paths = (user: typeof admin | typeof hostLister) => visibleNavEntries(user).map((entry) => entry.path);
 
 describe('main navigation (spec §2.3)', () => {
-  it('shows an admin all ten entries in order', () => {
+  it('shows an admin My access and the ten entries of spec §2.3 in order', () => {
     expect(paths(admin)).toEqual([
+      '/access',
       '/systemStatus',
       '/recordings',
       '/hostsDashboard',
@@ -22,12 +23,18 @@ describe('main navigation (spec §2.3)', () => {
     ]);
   });
 
-  it('shows a list-host-only user Dashboard, Agents and Users', () => {
+  it('shows a list-host-only user My access, Dashboard, Agents and Users', () => {
     expect(visibleNavEntries(hostLister).map((entry) => entry.messageId)).toEqual([
+      'nav.myAccess',
       'nav.dashboard',
       'nav.agents',
       'nav.users',
     ]);
+  });
+
+  it('shows a plain user (the built-in user role) My access and Users', () => {
+    const plain = { roles: [{ name: 'user' }], effectivePermissions: ['create-tunnel'] };
+    expect(visibleNavEntries(plain).map((entry) => entry.path)).toEqual(['/access', '/users']);
   });
 
   it('marks Sessions current on its alias paths and Dashboard on either spelling', () => {

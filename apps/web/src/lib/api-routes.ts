@@ -34,6 +34,7 @@ export const API = {
   userRoles: { name: 'userRoles', method: 'GET', path: '/api/user/{email}/role' },
   removeUserRole: { name: 'removeUserRole', method: 'DELETE', path: '/api/user/{email}/role/{role}' },
   userReach: { name: 'userReach', method: 'GET', path: '/api/user/{email}/reach' },
+  myAccess: { name: 'myAccess', method: 'GET', path: '/api/me/access' },
   resetUserPassword: { name: 'resetUserPassword', method: 'POST', path: '/api/user/{email}/reset-password' },
   forgotPassword: { name: 'forgotPassword', method: 'POST', path: '/api/user/forgot-password' },
   resetPassword: { name: 'resetPassword', method: 'POST', path: '/api/user/reset-password' },

@@ -107,6 +107,7 @@ describe('mock answers match the contract', () => {
       ['listUsers', { query: { limit: '10', sort: 'email' } }],
       ['userRoles', { params: { email: ADMIN } }],
       ['userReach', { params: { email: ADMIN } }],
+      ['myAccess', {}],
       ['listSshKeys', {}],
       ['listRoles', {}],
       ['getRole', { params: { name: 'operator' } }],

@@ -42,6 +42,7 @@ export const MOCK_ROUTES = {
   userRoles: { name: 'userRoles', method: 'GET', path: '/api/user/{email}/role', access: auth },
   removeUserRole: { name: 'removeUserRole', method: 'DELETE', path: '/api/user/{email}/role/{role}', access: auth },
   userReach: { name: 'userReach', method: 'GET', path: '/api/user/{email}/reach', access: auth },
+  myAccess: { name: 'myAccess', method: 'GET', path: '/api/me/access', access: auth },
   resetUserPassword: {
     name: 'resetUserPassword',
     method: 'POST',

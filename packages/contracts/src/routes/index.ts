@@ -1,4 +1,5 @@
 import type { RouteContract } from '../route.js';
+import * as access from './access.js';
 import * as agentInstall from './agent-install.js';
 import * as agents from './agents.js';
 import * as apikeys from './apikeys.js';
@@ -40,6 +41,7 @@ export const routes = {
   userRoles: users.userRoles,
   removeUserRole: users.removeUserRole,
   userReach: users.userReach,
+  myAccess: access.myAccess,
   resetUserPassword: users.resetUserPassword,
   forgotPassword: users.forgotPassword,
   resetPassword: users.resetPassword,
@@ -134,6 +136,7 @@ export type RouteName = keyof Routes;
 /** The route table as a list, for binding, the OpenAPI document and the authorization matrix. */
 export const routeList: readonly RouteContract[] = Object.values(routes);
 
+export * from './access.js';
 export * from './agent-install.js';
 export * from './agents.js';
 export * from './apikeys.js';

@@ -16,6 +16,29 @@ export type Person = Pick<Principal, 'userId' | 'email'> | { id: string; email: 
 /** The hosts a person reaches: 'all' only for holders of the admin role. */
 export type Reach = { all: true } | { all: false; agentIds: ReadonlySet<string> };
 
+/** The definition kinds a person (not an agent) opens. */
+export type AccessKind = 'ssh' | 'rdp' | 'generic';
+
+/** What a person may open, as accessOf() answers it. */
+export interface PersonalAccess {
+  /** A role of theirs holds create-tunnel: without it, no definition admits them to anything. */
+  mayOpen: boolean;
+  definitions: {
+    definition: TunnelWithMembers & { type: AccessKind };
+    /** The definition names them. */
+    direct: boolean;
+    /** Their groups (nesting included) the definition admits. */
+    groups: string[];
+    uses: Use[];
+  }[];
+}
+
+/** The uses a definition admits, as admit() would grant them. */
+function usesOf(definition: TunnelWithMembers & { type: AccessKind }): Use[] {
+  if (definition.type !== 'ssh') return [definition.type];
+  return definition.allowPortForwarding ? ['shell', 'exec', 'sftp', 'forward'] : ['shell', 'exec', 'sftp'];
+}
+
 /** What the policy reads. */
 export interface PolicyDeps {
   groups: GroupsRepository;
@@ -67,10 +90,7 @@ export class AccessPolicy {
     const type = definitionTypeFor(use);
     const candidates =
       typeof definitionOrHost === 'string' ? await this.forHost(definitionOrHost, type) : [definitionOrHost];
-    const [groups, roles] = await Promise.all([this.deps.groups.memberships(userId), this.deps.users.rolesOf(userId)]);
-    // Opening anything through the gateway needs create-tunnel from a role (the built-in user role
-    // has it unless an administrator took it away): read now, so a role change applies at once.
-    const mayOpen = roles.some((r) => r.name === ADMIN_ROLE || r.permissions.includes(OPEN_PERMISSION));
+    const [groups, mayOpen] = await Promise.all([this.deps.groups.memberships(userId), this.mayOpen(userId)]);
     const admitted = candidates.find(
       (d) => d.type === type && this.admits(d, userId, groups) && (use !== 'forward' || d.allowPortForwarding),
     );
@@ -86,6 +106,37 @@ export class AccessPolicy {
             : 'no tunnel definition admits the user, directly or through a group';
     await this.deny({ actorId: userId, actor: person.email, what: `tunnel.${use}`, target, why }, context);
     return undefined;
+  }
+
+  /**
+   * Opening anything through the gateway needs create-tunnel from a role (the built-in user role
+   * has it unless an administrator took it away): read now, so a role change applies at once.
+   */
+  private async mayOpen(userId: string): Promise<boolean> {
+    const roles = await this.deps.users.rolesOf(userId);
+    return roles.some((r) => r.name === ADMIN_ROLE || r.permissions.includes(OPEN_PERMISSION));
+  }
+
+  /**
+   * A person's own access (GET /api/me/access): every ssh, rdp and generic definition that admits
+   * them, with how (named directly, or which of their groups), the uses each allows, and whether
+   * they may open anything at all (admit() decides the same way when they connect).
+   */
+  async accessOf(person: Person): Promise<PersonalAccess> {
+    const userId = idOf(person);
+    const [groups, mayOpen] = await Promise.all([this.deps.groups.memberships(userId), this.mayOpen(userId)]);
+    const definitions = (await this.deps.tunnels.listReachable(userId, groups)).filter(
+      (d): d is TunnelWithMembers & { type: AccessKind } => d.type !== 'agent',
+    );
+    return {
+      mayOpen,
+      definitions: definitions.map((definition) => ({
+        definition,
+        direct: definition.users.includes(userId),
+        groups: definition.groupName !== null && groups.includes(definition.groupName) ? [definition.groupName] : [],
+        uses: usesOf(definition),
+      })),
+    };
   }
 
   /** True when this agent is listed on this agent tunnel definition; denials are audited. */

@@ -45,6 +45,23 @@ export class RolesAdminRepository {
     return rows.map((r) => r.email);
   }
 
+  /**
+   * Emails of the holders of this role or of any role granting this permission, by email, at most
+   * `limit` (My access: whom a user without reach asks).
+   */
+  async holdersOfRoleOrPermission(role: string, permission: string, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectDistinct({ email: users.email })
+      .from(userRoles)
+      .innerJoin(users, eq(users.id, userRoles.userId))
+      .where(
+        sql`${userRoles.roleName} = ${role} OR ${userRoles.roleName} IN (SELECT ${rolePermissions.roleName} FROM ${rolePermissions} WHERE ${rolePermissions.permission} = ${permission})`,
+      )
+      .orderBy(asc(users.email))
+      .limit(limit);
+    return rows.map((r) => r.email);
+  }
+
   /** Creates a role with permissions in one transaction; throws a unique violation when it exists. */
   async create(name: string, permissions: string[]): Promise<void> {
     await this.db.transaction(async (tx) => {

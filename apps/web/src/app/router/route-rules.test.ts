@@ -4,6 +4,7 @@ import { deniedPath, isAuthOrErrorPath, signedInStartPath } from './route-rules'
 
 const admin = { roles: [{ name: 'admin' }], effectivePermissions: [...PERMISSIONS] };
 const hostLister = { roles: [{ name: 'operator' }], effectivePermissions: ['list-host'] };
+const plain = { roles: [{ name: 'user' }], effectivePermissions: ['create-tunnel'] };
 
 describe('routing rules (spec §2.4)', () => {
   it('starts on /recordings, or /hostsDashboard without list-recording', () => {
@@ -25,5 +26,12 @@ describe('routing rules (spec §2.4)', () => {
 
   it('sends a user without the route permission to the fallback page', () => {
     expect(deniedPath(hostLister)).toBe('/hostsDashboard');
+  });
+
+  it('starts and lands a plain user on My access, never on a dashboard they may not load (issue 20)', () => {
+    expect(signedInStartPath(plain, null)).toBe('/access');
+    expect(signedInStartPath(plain, '/hostsDashboard')).toBe('/access');
+    expect(signedInStartPath(plain, '/access')).toBe('/access');
+    expect(deniedPath(plain)).toBe('/access');
   });
 });

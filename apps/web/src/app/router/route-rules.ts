@@ -1,12 +1,15 @@
 import type { Permission } from '@gatehouse/contracts';
 import type { PermissionHolder } from '../../lib/permissions';
 import { hasPermission } from '../../lib/permissions';
+import { MY_ACCESS_PATH } from '../../features/account/feature';
 import { FEATURES } from '../features';
 
 /** Where a signed-in user starts (spec §2.1: the initial page after login). */
 export const START_PATH = '/recordings';
-/** Where a user without the route's permission goes (spec §2.1 fallback page). */
+/** Where a user without the route's permission goes (spec §2.1 fallback page), when they may see it. */
 export const FALLBACK_PATH = '/hostsDashboard';
+/** Where everyone else starts and lands (issue 20): a page every signed-in user may see. */
+export { MY_ACCESS_PATH };
 /** Where unknown paths go. */
 export const NOT_FOUND_PATH = '/error-pages/error-404';
 
@@ -54,9 +57,10 @@ export function isPermittedProductPath(user: PermissionHolder | null, path: stri
   return required !== undefined && hasPermission(user, required);
 }
 
-/** The default start: /recordings, or /hostsDashboard for users without list-recording. */
+/** The default start: /recordings, else /hostsDashboard for those who may see it, else My access. */
 export function defaultStartPath(user: PermissionHolder | null): string {
-  return isPermittedProductPath(user, START_PATH) ? START_PATH : FALLBACK_PATH;
+  if (isPermittedProductPath(user, START_PATH)) return START_PATH;
+  return isPermittedProductPath(user, FALLBACK_PATH) ? FALLBACK_PATH : MY_ACCESS_PATH;
 }
 
 /** Where a signed-in user on /, /signin, /signup or /signout goes (spec §2.4). */
@@ -65,7 +69,11 @@ export function signedInStartPath(user: PermissionHolder | null, remembered: str
   return defaultStartPath(user);
 }
 
-/** Where a signed-in user without the route's permission goes: the fallback if allowed, else 404. */
+/**
+ * Where a signed-in user without the route's permission goes: the fallback if allowed, else My
+ * access (open to everyone signed in), never an error page.
+ */
 export function deniedPath(user: PermissionHolder | null): string {
-  return isPermittedProductPath(user, FALLBACK_PATH) ? FALLBACK_PATH : NOT_FOUND_PATH;
+  if (isPermittedProductPath(user, FALLBACK_PATH)) return FALLBACK_PATH;
+  return isPermittedProductPath(user, MY_ACCESS_PATH) ? MY_ACCESS_PATH : NOT_FOUND_PATH;
 }

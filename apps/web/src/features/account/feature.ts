@@ -1,10 +1,27 @@
+import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import type { Feature } from '../../lib/feature';
 import { lazyPage } from '../../lib/lazy-page';
 
 const AccountPage = lazyPage(() => import('./components/account-page'), 'AccountPage');
+const MyAccessPage = lazyPage(() => import('./components/my-access/my-access-page'), 'MyAccessPage');
 
-/** My account: one's own details, reach and SSH keys; opened from the user menu, not the navigation. */
+/** Where every signed-in user may go: My access needs no permission (issue 20). */
+export const MY_ACCESS_PATH = '/access';
+
+/**
+ * Oneself: My access (the hosts one reaches and how to connect; in the navigation for everyone)
+ * and My account (details, reach and SSH keys; opened from the user menu).
+ */
 export const accountFeature: Feature = {
   id: 'account',
-  routes: [{ path: 'account', Component: AccountPage, access: 'protected' }],
+  routes: [
+    { path: 'account', Component: AccountPage, access: 'protected' },
+    { path: MY_ACCESS_PATH.slice(1), Component: MyAccessPage, access: 'protected' },
+  ],
+  nav: {
+    id: 'my-access',
+    messageId: 'nav.myAccess',
+    path: MY_ACCESS_PATH,
+    icon: VpnKeyOutlined,
+  },
 };

@@ -7,6 +7,7 @@ import { authHandlers } from './auth';
 import { groupHandlers } from './groups';
 import { hostHandlers } from './hosts';
 import { mailHandlers } from './mail';
+import { myAccessHandlers } from './my-access';
 import { recordingHandlers } from './recordings';
 import { roleHandlers } from './roles';
 import { settingsHandlers } from './settings';
@@ -33,6 +34,7 @@ export function createMockApi(options: { base: string; delayMs?: number; state?:
     ...authHandlers(state, context),
     ...systemHandlers(state, context),
     ...userHandlers(state, context),
+    ...myAccessHandlers(state, context),
     ...roleHandlers(state, context),
     ...groupHandlers(state, context),
     ...hostHandlers(state, context),

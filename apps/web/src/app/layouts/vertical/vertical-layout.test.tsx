@@ -23,6 +23,7 @@ describe('header-user layout (the default)', () => {
     expect(within(header()).getByRole('button', { name: 'Open user menu' }).textContent).toContain('Ada Lovelace');
     const links = within(mainNav()).getAllByRole('link');
     expect(links.map((link) => link.getAttribute('aria-label'))).toEqual([
+      'My access',
       'Status',
       'Sessions',
       'Dashboard',

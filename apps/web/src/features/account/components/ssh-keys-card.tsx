@@ -11,15 +11,13 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { errorText } from '../../../lib/api-error';
 import { useDeleteSshKey } from '../api/delete-ssh-key';
+import { useMyAccess } from '../api/my-access';
 import type { SshKey } from '../api/list-ssh-keys';
 import { useSshKeys } from '../api/list-ssh-keys';
 import { AddSshKeyDialog } from './add-ssh-key-dialog';
 import { LoadFailed } from './load-failed';
 import { SectionCard } from './section-card';
 import { SshKeysTable } from './ssh-keys-table';
-
-/** The gateway port SSH clients connect to. */
-const GATEWAY_PORT = 2222;
 
 /** The user's SSH public keys for the gateway: how to use them, the list, add and delete. */
 export function SshKeysCard({ email }: { email: string }) {
@@ -29,7 +27,11 @@ export function SshKeysCard({ email }: { email: string }) {
   const remove = useDeleteSshKey();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<SshKey | null>(null);
-  const command = `ssh -p ${String(GATEWAY_PORT)} ${email}@<${t('account.keys.agentWord')}>@${window.location.hostname}`;
+  // The gateway's address and port as the server knows them (GET /api/me/access), never a guess.
+  const gateway = useMyAccess().data?.gateway;
+  const command = gateway
+    ? `ssh -p ${String(gateway.port)} ${email}@<${t('account.keys.agentWord')}>@${gateway.host}`
+    : undefined;
 
   return (
     <SectionCard
@@ -43,20 +45,25 @@ export function SshKeysCard({ email }: { email: string }) {
     >
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
         {t('account.keys.usage')}{' '}
-        <Box
-          component="code"
-          dir="ltr"
-          sx={{
-            fontFamily: 'monospace',
-            bgcolor: 'action.hover',
-            px: 0.75,
-            py: 0.25,
-            borderRadius: 1,
-            unicodeBidi: 'isolate',
-          }}
-        >
-          {command}
-        </Box>
+        {command === undefined ? (
+          <Skeleton variant="text" width={280} sx={{ display: 'inline-block' }} />
+        ) : (
+          <Box
+            component="code"
+            dir="ltr"
+            sx={{
+              fontFamily: 'monospace',
+              bgcolor: 'action.hover',
+              px: 0.75,
+              py: 0.25,
+              borderRadius: 1,
+              unicodeBidi: 'isolate',
+              overflowWrap: 'anywhere',
+            }}
+          >
+            {command}
+          </Box>
+        )}
       </Typography>
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
         {t('account.keys.ssoNote', { hours: SSO_SSH_KEY_HOURS })}
