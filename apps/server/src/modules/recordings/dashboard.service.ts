@@ -50,6 +50,14 @@ export class DashboardService {
     if (start > end) throw new HttpError(400, 'start must be before end');
 
     const visible = await this.policy.reachableAgents(principal);
+    // Independent of the charts' counts: asked at once (PostgreSQL answers them on other connections).
+    const others = Promise.all([
+      this.recordings.longRunning(visible),
+      this.recordings.liveCount(visible),
+      this.agentDays(start, end, tz),
+    ]);
+    // Not left unhandled while the counts are awaited; the await below throws it.
+    others.catch(() => undefined);
     const today = startOfDay(now, tz);
     const tomorrow = addDays(today, 1, tz);
     const first = await this.recordings.firstStart(visible);
@@ -80,7 +88,7 @@ export class DashboardService {
     const pastWeek = buckets(weekDays, tomorrow, points, (d) => dayLabel(d, tz));
     const pastMonth = buckets(monthDays, tomorrow, points, (d) => dayLabel(d, tz));
     const pastAll = buckets(allDays, tomorrow, points, (d) => dayLabel(d, tz));
-    const long = await this.recordings.longRunning(visible);
+    const [long, live, agentsDashboard] = await others;
     const longFrom = long.starts.length
       ? startOfDay(new Date(Math.min(...long.starts.map((d) => d.getTime()))), tz)
       : today;
@@ -104,9 +112,9 @@ export class DashboardService {
         totalPastMonth: total(pastMonth),
         totalAll: total(pastAll),
         totalLongRunning: long.liveNow,
-        live: await this.recordings.liveCount(visible),
+        live,
       },
-      agents_dashboard: await this.agentDays(start, end, tz),
+      agents_dashboard: agentsDashboard,
     };
   }
 
