@@ -360,6 +360,14 @@ export class RecordingsRepository {
     return row?.at;
   }
 
+  /** How many recordings there are: the sum of recording_starts (migration 0027), not a count of a million rows. */
+  async total(): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`coalesce(sum(${recordingStarts.sessions}), 0)::int` })
+      .from(recordingStarts);
+    return Number(row?.n ?? 0);
+  }
+
   /** Live sessions (optionally of some hosts). */
   async liveCount(agentIds?: string[]): Promise<number> {
     const [row] = await this.db

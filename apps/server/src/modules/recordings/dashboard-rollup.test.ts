@@ -165,6 +165,9 @@ describe.each(DATABASES)('dashboard counts kept by migration 0027 on %s', (kind)
   const expectSameDashboards = async () => {
     const { kept: rows, counted } = await keptAndCounted(server.services.database.db);
     expect(rows).toEqual(counted);
+    // The navigation's total of sessions (of every host) from the same counts.
+    const [all] = rowsOf(await server.services.database.db.execute(sql`SELECT count(*)::int AS n FROM recordings`));
+    expect(await repo().total()).toBe((all as { n: number }).n);
     vi.useFakeTimers({ toFake: ['Date'] });
     try {
       for (const visible of [undefined, [web], [db], []]) {
