@@ -6,6 +6,8 @@ import { i18nReady } from './lib/i18n';
 import { type ReactNode, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { createQueryClient } from './app/providers/query-client';
+import { preloadRoute } from './app/router/preload-route';
 import { captureInitialPath } from './app/router/initial-path';
 import { MockDataBanner } from './components/mock-data-banner';
 import { isMockDataOn } from './mock/flag';
@@ -13,6 +15,9 @@ import { retireMockWorker } from './mock/worker';
 
 // Before the router starts redirecting, so a deep link survives the trip through /signin.
 captureInitialPath();
+// The screen opened (its chunk, its first call) starts loading now, beside the language and the first render.
+const queryClient = createQueryClient();
+if (!isMockDataOn()) preloadRoute(window.location.hash, queryClient);
 
 /**
  * With the local flag useMockData on (spec §2.5, §9), starts the mock API before the first call
@@ -42,7 +47,7 @@ if (!root) throw new Error('The page has no #root element');
 void Promise.all([i18nReady, startMockData().catch(() => null)]).then(([, mockMark]) =>
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <App queryClient={queryClient} />
       {mockMark}
     </StrictMode>,
   ),

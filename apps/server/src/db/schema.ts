@@ -474,6 +474,12 @@ export const rightsChanges = pgTable('rights_changes', {
   at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
 });
 
+/** Sessions started per quarter hour, kept by triggers on recordings (migration 0027), for the dashboard. */
+export const recordingStarts = pgTable('recording_starts', {
+  bucket: timestamp('bucket', { withTimezone: true }).primaryKey(),
+  sessions: integer('sessions').notNull(),
+});
+
 /** Ended recordings' text as lines, for search across recordings (migration 0020, recordings/text-index.ts). */
 export const recordingText = pgTable(
   'recording_text',

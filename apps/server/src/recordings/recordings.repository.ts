@@ -1,7 +1,10 @@
 import { type SQL, and, asc, eq, gte, ilike, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { recordingCheckpoints, recordingVideoPieces, recordings } from '../db/schema.js';
+import { recordingCheckpoints, recordingStarts, recordingVideoPieces, recordings } from '../db/schema.js';
 import type { SignedCheckpoint, VideoPiece } from './chain.js';
+
+/** At most this many long-running sessions are charted (as before migration 0027). */
+const LONG_RUNNING_LIMIT = 100_000;
 
 /** A recording row. */
 export type RecordingRow = typeof recordings.$inferSelect;
@@ -276,45 +279,93 @@ export class RecordingsRepository {
     return out;
   }
 
-  /** Sessions started per 15 minutes since `from` (for charts in any time zone). */
-  async startsPerQuarterHour(from: Date, agentIds?: string[]): Promise<{ at: Date; n: number }[]> {
-    const rows = await this.db
-      .select({
-        at: sql<string>`date_bin('15 minutes', ${recordings.startedOn}, timestamptz '2000-01-01 00:00:00+00')`,
-        n: sql<number>`count(*)::int`,
-      })
-      .from(recordings)
-      .where(and(gte(recordings.startedOn, from), agentIds ? inArray(recordings.agentId, agentIds) : undefined))
-      .groupBy(sql`1`);
-    return rows.map((r) => ({ at: new Date(r.at), n: r.n }));
+  /**
+   * Sessions started in each of consecutive intervals [edges[i], edges[i + 1]) (edges ascending, each
+   * on a quarter hour, as hours and local midnights are): one count per interval, counted by the
+   * database (width_bucket), so only the counts cross the wire. Of every host: from recording_starts,
+   * the counts per quarter hour the triggers of migration 0027 keep (a row per quarter hour, whatever
+   * the number of recordings); of some hosts: from the recordings, by the (agent_id, started_on) index.
+   */
+  async startsWithin(edges: Date[], agentIds?: string[]): Promise<number[]> {
+    const counts = edges.slice(1).map(() => 0);
+    const first = edges[0];
+    const last = edges.at(-1);
+    if (!first || !last || edges.length < 2) return counts;
+    const bounds = sql`${`{${edges.map((d) => d.toISOString()).join(',')}}`}::timestamptz[]`;
+    const rows = agentIds
+      ? await this.db
+          .select({ i: sql<number>`width_bucket(${recordings.startedOn}, ${bounds})`, n: sql<number>`count(*)::int` })
+          .from(recordings)
+          .where(
+            and(
+              gte(recordings.startedOn, first),
+              lt(recordings.startedOn, last),
+              inArray(recordings.agentId, agentIds),
+            ),
+          )
+          .groupBy(sql`1`)
+      : await this.db
+          .select({
+            i: sql<number>`width_bucket(${recordingStarts.bucket}, ${bounds})`,
+            n: sql<number>`sum(${recordingStarts.sessions})::int`,
+          })
+          .from(recordingStarts)
+          .where(and(gte(recordingStarts.bucket, first), lt(recordingStarts.bucket, last)))
+          .groupBy(sql`1`);
+    for (const row of rows) {
+      const i = Number(row.i) - 1;
+      if (i >= 0 && i < counts.length) counts[i]! += Number(row.n);
+    }
+    return counts;
   }
 
-  /** Sessions that ran (or run) for at least a day, by start; and how many of them are live now. */
+  /**
+   * Sessions that ran (or run) for at least a day, by start; and how many of them are live now.
+   * Two index scans: live ones by recordings_live_started_idx, ended ones by recordings_long_ended_idx
+   * (migration 0027), whose predicate the ended branch repeats word for word.
+   */
   async longRunning(agentIds?: string[]): Promise<{ starts: Date[]; liveNow: number }> {
     const visible = agentIds ? inArray(recordings.agentId, agentIds) : undefined;
-    const rows = await this.db
-      .select({ startedOn: recordings.startedOn, live: sql<boolean>`${recordings.endedOn} IS NULL` })
+    const started = lte(recordings.startedOn, sql`now() - interval '24 hours'`);
+    const live = await this.db
+      .select({ startedOn: recordings.startedOn })
       .from(recordings)
-      .where(
-        and(
-          visible,
-          lte(recordings.startedOn, sql`now() - interval '24 hours'`),
-          sql`coalesce(${recordings.endedOn}, now()) - ${recordings.startedOn} >= interval '24 hours'`,
-        ),
-      )
-      .limit(100_000);
-    return { starts: rows.map((r) => r.startedOn), liveNow: rows.filter((r) => r.live).length };
+      .where(and(visible, started, isNull(recordings.endedOn)))
+      .limit(LONG_RUNNING_LIMIT);
+    const ended = await this.db
+      .select({ startedOn: recordings.startedOn })
+      .from(recordings)
+      .where(and(visible, started, sql`${recordings.endedOn} - ${recordings.startedOn} >= interval '24 hours'`))
+      .limit(LONG_RUNNING_LIMIT - live.length);
+    return { starts: [...live, ...ended].map((r) => r.startedOn), liveNow: live.length };
   }
 
-  /** The first session's start, if any. */
+  /**
+   * The first session's start, if any; of every host, the start of its quarter hour (from
+   * recording_starts), which falls on the same day in every time zone.
+   */
   async firstStart(agentIds?: string[]): Promise<Date | undefined> {
+    if (!agentIds) {
+      const [row] = await this.db
+        .select({ at: sql<Date | null>`min(${recordingStarts.bucket})` })
+        .from(recordingStarts);
+      return row?.at ? new Date(row.at) : undefined;
+    }
     const [row] = await this.db
       .select({ at: recordings.startedOn })
       .from(recordings)
-      .where(agentIds ? inArray(recordings.agentId, agentIds) : undefined)
+      .where(inArray(recordings.agentId, agentIds))
       .orderBy(asc(recordings.startedOn), asc(recordings.id))
       .limit(1);
     return row?.at;
+  }
+
+  /** How many recordings there are: the sum of recording_starts (migration 0027), not a count of a million rows. */
+  async total(): Promise<number> {
+    const [row] = await this.db
+      .select({ n: sql<number>`coalesce(sum(${recordingStarts.sessions}), 0)::int` })
+      .from(recordingStarts);
+    return Number(row?.n ?? 0);
   }
 
   /** Live sessions (optionally of some hosts). */

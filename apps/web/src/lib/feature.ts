@@ -1,4 +1,5 @@
 import type { Permission, ResponseOf, Routes } from '@gatehouse/contracts';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ComponentType } from 'react';
 import type { IconComponent } from '../components/icon-type';
 
@@ -21,6 +22,18 @@ export interface FeatureRoute {
   access: RouteAccess;
   /** The route needs at least one of these (spec §2.2). */
   permissions?: readonly Permission[];
+  /**
+   * When the console opens on this route, starts what the screen waits for first (its chunk, its
+   * first call) as soon as the console's own script runs, alongside everything else it loads,
+   * instead of after the layout has rendered (app/router/preload-route.ts; issue 19).
+   */
+  preload?: (context: RoutePreloadContext) => void;
+}
+
+/** What a route's preload gets: the console's query cache and the query of the opened URL. */
+export interface RoutePreloadContext {
+  client: QueryClient;
+  search: URLSearchParams;
 }
 
 /** A feature's entry in the main navigation (spec §2.3). */

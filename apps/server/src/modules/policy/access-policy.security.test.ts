@@ -127,6 +127,16 @@ describe.each(DATABASES)('the access policy on %s', (kind) => {
     const some = await server.call<{ recordings: { id: string }[] }>('GET', '/api/recording', { token: webUser });
     expect(some.body.recordings.map((r) => r.id)).toEqual([recordings['web-01']]);
     expect((await server.call('GET', `/api/recording/${recordings['db-01']}`, { token: webUser })).status).toBe(404);
+    // The dashboard's charts: counts of every host (migration 0027's recording_starts) only for who reaches every host.
+    type Charts = { recordings: { totalAll: number; totalPast24Hours: number } };
+    const charts = async (token: string) => (await server.call<Charts>('GET', '/api/agent/dashboard', { token })).body;
+    expect((await charts(await server.login())).recordings).toMatchObject({ totalAll: 2, totalPast24Hours: 2 });
+    expect((await charts(lister)).recordings).toMatchObject({ totalAll: 0, totalPast24Hours: 0 });
+    expect((await charts(webUser)).recordings).toMatchObject({ totalAll: 1, totalPast24Hours: 1 });
+    const webCounts = await server.call<{ totalSessions?: number }>('GET', '/api/navigation/counts', {
+      token: webUser,
+    });
+    expect(webCounts.body.totalSessions).toBe(1);
   });
 
   it('a user no definition admits cannot open an rdp tunnel, and the denial is audited', async () => {

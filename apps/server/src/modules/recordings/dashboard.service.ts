@@ -50,6 +50,14 @@ export class DashboardService {
     if (start > end) throw new HttpError(400, 'start must be before end');
 
     const visible = await this.policy.reachableAgents(principal);
+    // Independent of the charts' counts: asked at once (PostgreSQL answers them on other connections).
+    const others = Promise.all([
+      this.recordings.longRunning(visible),
+      this.recordings.liveCount(visible),
+      this.agentDays(start, end, tz),
+    ]);
+    // Not left unhandled while the counts are awaited; the await below throws it.
+    others.catch(() => undefined);
     const today = startOfDay(now, tz);
     const tomorrow = addDays(today, 1, tz);
     const first = await this.recordings.firstStart(visible);
@@ -57,19 +65,30 @@ export class DashboardService {
       ? startOfDay(new Date(Math.max(first.getTime(), tomorrow.getTime() - MAX_ALL_DAYS * DAY)), tz)
       : today;
     const monthFrom = addDays(today, -29, tz);
-    const earliest = new Date(Math.min(allFrom.getTime(), monthFrom.getTime(), now.getTime() - 24 * HOUR));
-    const points = await this.recordings.startsPerQuarterHour(earliest, visible);
-
     const hourStart = new Date(Math.floor(now.getTime() / HOUR) * HOUR - 23 * HOUR);
+    const hourEnd = new Date(hourStart.getTime() + 24 * HOUR);
     const hours = Array.from({ length: 24 }, (_, i) => new Date(hourStart.getTime() + i * HOUR));
     const days = (from: Date, count: number) => Array.from({ length: count }, (_, i) => addDays(from, i, tz));
     const dayCount = Math.max(1, Math.round((tomorrow.getTime() - allFrom.getTime()) / DAY));
+    const weekDays = days(addDays(today, -6, tz), 7);
+    const monthDays = days(monthFrom, 30);
+    const allDays = days(allFrom, dayCount);
 
-    const past24Hours = buckets(hours, new Date(hourStart.getTime() + 24 * HOUR), points, (d) => hourLabel(d, tz));
-    const pastWeek = buckets(days(addDays(today, -6, tz), 7), tomorrow, points, (d) => dayLabel(d, tz));
-    const pastMonth = buckets(days(monthFrom, 30), tomorrow, points, (d) => dayLabel(d, tz));
-    const pastAll = buckets(days(allFrom, dayCount), tomorrow, points, (d) => dayLabel(d, tz));
-    const long = await this.recordings.longRunning(visible);
+    // Every chart's edges in one ascending list: the database counts the starts between neighbours
+    // (each chart's bucket is a run of those intervals), and each interval counts at its start.
+    const edges = [
+      ...new Set([...hours, hourEnd, ...weekDays, ...monthDays, ...allDays, tomorrow].map((d) => d.getTime())),
+    ]
+      .sort((a, b) => a - b)
+      .map((t) => new Date(t));
+    const counts = await this.recordings.startsWithin(edges, visible);
+    const points = counts.map((n, i) => ({ at: edges[i]!, n }));
+
+    const past24Hours = buckets(hours, hourEnd, points, (d) => hourLabel(d, tz));
+    const pastWeek = buckets(weekDays, tomorrow, points, (d) => dayLabel(d, tz));
+    const pastMonth = buckets(monthDays, tomorrow, points, (d) => dayLabel(d, tz));
+    const pastAll = buckets(allDays, tomorrow, points, (d) => dayLabel(d, tz));
+    const [long, live, agentsDashboard] = await others;
     const longFrom = long.starts.length
       ? startOfDay(new Date(Math.min(...long.starts.map((d) => d.getTime()))), tz)
       : today;
@@ -93,9 +112,9 @@ export class DashboardService {
         totalPastMonth: total(pastMonth),
         totalAll: total(pastAll),
         totalLongRunning: long.liveNow,
-        live: await this.recordings.liveCount(visible),
+        live,
       },
-      agents_dashboard: await this.agentDays(start, end, tz),
+      agents_dashboard: agentsDashboard,
     };
   }
 

@@ -25,7 +25,11 @@ export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
   const sessionCounts = async (principal: Principal) => {
     const agentIds = await s.policy.reachableAgents(principal);
     const all = { start: new Date(0), end: new Date('9999-12-31T23:59:59Z'), agentIds };
-    const [total, live] = await Promise.all([r.recordings.count(all), r.recordings.count({ ...all, live: true })]);
+    // Of every host: the kept counts (migration 0027), since a count of every row grows with them.
+    const [total, live] = await Promise.all([
+      agentIds ? r.recordings.count(all) : r.recordings.total(),
+      r.recordings.count({ ...all, live: true }),
+    ]);
     return { totalSessions: total, liveSessions: live };
   };
   return {

@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { AuthorizeHost } from '../../components/authorize-dialog/authorize-host';
@@ -14,8 +14,8 @@ import { ThemeSettingsProvider } from './theme-settings-provider';
  * Theme, query cache, snackbars, the Authorize dialog, the licence and certificate notices and the
  * error boundary around the whole console.
  */
-export function AppProviders({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(createQueryClient);
+export function AppProviders({ children, queryClient: given }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [queryClient] = useState(() => given ?? createQueryClient());
   return (
     <ThemeSettingsProvider>
       <ErrorBoundary>

@@ -1,5 +1,5 @@
 import type { RECORDING_SORTS, ResponseOf, Routes } from '@gatehouse/contracts';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
 import type { KindFilter, SessionKind } from '../derive';
@@ -85,9 +85,24 @@ export function listQuery(params: SessionListParams, now: Date): Record<string, 
  */
 export function useSessionList(params: SessionListParams, refresh: boolean) {
   return useQuery({
-    queryKey: [...SESSION_KEYS.list, params],
-    queryFn: ({ signal }) => apiCall(API.listRecordings, { query: listQuery(params, new Date()), signal }),
+    ...sessionListQuery(params),
     placeholderData: keepPreviousData,
     refetchInterval: refresh ? REFRESH_MS : false,
   });
 }
+
+/**
+ * The query of one page: its key and fetcher, shared by the screen and the preload that fetches
+ * the first page while the screen's code loads (features/sessions/preload.ts). A page fetched in
+ * the last few seconds is shown as it is, not fetched again when the screen mounts.
+ */
+export function sessionListQuery(params: SessionListParams) {
+  return queryOptions({
+    queryKey: [...SESSION_KEYS.list, params],
+    queryFn: ({ signal }) => apiCall(API.listRecordings, { query: listQuery(params, new Date()), signal }),
+    staleTime: LIST_FRESH_MS,
+  });
+}
+
+/** How long a fetched page counts as fresh (the preloaded first page is not fetched twice). */
+const LIST_FRESH_MS = 5_000;
