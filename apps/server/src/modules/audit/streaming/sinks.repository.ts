@@ -39,6 +39,11 @@ export class SinksRepository {
       });
   }
 
+  /** Tries again at once (its settings changed: the fix should not wait out the backoff). */
+  async retryNow(sink: SinkName): Promise<void> {
+    await this.db.update(auditSinks).set({ nextAttemptAt: null, attempts: 0 }).where(eq(auditSinks.sink, sink));
+  }
+
   /**
    * Takes the sink's lease for `seconds` when nobody holds it and no retry is scheduled later;
    * answers the row when taken.

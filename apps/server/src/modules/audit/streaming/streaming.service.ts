@@ -25,6 +25,7 @@ export class StreamingService {
     const { before, after } = await this.store.save(input);
     for (const sink of SINKS) {
       if (after[sink].enabled && !before[sink].enabled) await this.sinks.restartAfter(sink, await this.list.lastId());
+      else if (JSON.stringify(after[sink]) !== JSON.stringify(before[sink])) await this.sinks.retryNow(sink);
     }
     return this.answer(after);
   }
