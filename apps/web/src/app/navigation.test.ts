@@ -7,7 +7,7 @@ const hostLister = { roles: [{ name: 'operator' }], effectivePermissions: ['list
 const paths = (user: typeof admin | typeof hostLister) => visibleNavEntries(user).map((entry) => entry.path);
 
 describe('main navigation (spec §2.3)', () => {
-  it('shows an admin all ten entries in order', () => {
+  it('shows an admin all eleven entries in order', () => {
     expect(paths(admin)).toEqual([
       '/systemStatus',
       '/recordings',
@@ -18,6 +18,7 @@ describe('main navigation (spec §2.3)', () => {
       '/tunnels',
       '/users',
       '/registrationKeys',
+      '/audit',
       '/settings',
     ]);
   });

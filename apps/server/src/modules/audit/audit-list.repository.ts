@@ -133,5 +133,5 @@ const allColumns = {
 /** Rows of db.execute on either driver (pg answers { rows }, PGlite too). */
 function rowsOf<T>(result: unknown): T[] {
   if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
+  return (result as { rows?: T[] }).rows ?? [];
 }

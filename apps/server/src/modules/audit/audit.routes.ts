@@ -1,4 +1,4 @@
-import { auditExport, type AuditFilters } from '@gatehouse/contracts';
+import { auditExport } from '@gatehouse/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Handlers } from '../../http/bind-routes.js';
 import { contentDisposition } from '../../http/send-file.js';
@@ -26,7 +26,7 @@ export function auditHandlers(s: Services): AuditHandlers {
     auditActions: async () => ({ actions: await s.auditTrail.actions() }),
     auditExport: async ({ query, request, reply }) => {
       const { format, ...filters } = query;
-      const stream = s.auditTrail.export(filters as AuditFilters, format);
+      const stream = s.auditTrail.export(filters, format);
       request.auditNote.target = format;
       request.auditNote.detail = { filters };
       const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, '');

@@ -11,16 +11,21 @@ function parseCsv(text: string): string[][] {
   let quoted = false;
   for (let i = 0; i < text.length; i += 1) {
     const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') (field += '"'), (i += 1);
-      else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') record.push(field), (field = '');
-    else if (c === '\r' && text[i + 1] === '\n') {
+    if (quoted && c === '"' && text[i + 1] === '"') {
+      field += '"';
+      i += 1;
+    } else if (quoted && c === '"') quoted = false;
+    else if (quoted) field += c;
+    else if (c === '"') quoted = true;
+    else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
       record.push(field);
       records.push(record);
-      (record = []), (field = ''), (i += 1);
+      record = [];
+      field = '';
+      i += 1;
     } else field += c;
   }
   if (field !== '' || record.length > 0) throw new Error(`unterminated record: ${JSON.stringify(record)}`);
@@ -30,7 +35,7 @@ function parseCsv(text: string): string[][] {
 const SECRET = 'never-shown-secret-4f1d2c9e8b7a6350';
 
 const HOSTILE = {
-  actor: '=cmd|\' /C calc\'!A0',
+  actor: "=cmd|' /C calc'!A0",
   target: '+SUM(1,2)\r\n@evil,"quoted"\n-2+3',
   source: '@10.0.0.1',
   detail: { html: '<img src=x onerror=alert(1)>', line: 'a\r\nb\u2028c', formula: '-1+1' },
@@ -55,7 +60,11 @@ describe.each(DATABASES)('the audit trail is for list-audit-log holders and come
     });
     await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
     hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
-    server = await startTestServer(kind, { logLevel: 'debug' }, { logOut: { write: (line: string) => (logged += line) } });
+    server = await startTestServer(
+      kind,
+      { logLevel: 'debug' },
+      { logOut: { write: (line: string) => (logged += line) } },
+    );
     admin = await server.login();
     await server.createUser('reader@example.test', 'reader-password-1', { permissions: ['list-audit-log'] });
     await server.createUser('plain@example.test', 'plain-password-12');
@@ -76,7 +85,12 @@ describe.each(DATABASES)('the audit trail is for list-audit-log holders and come
   };
 
   it('answers 403 to a user without list-audit-log: list, actions and both exports', async () => {
-    for (const path of ['/api/audit', '/api/audit/actions', '/api/audit/export?format=csv', '/api/audit/export?format=jsonl']) {
+    for (const path of [
+      '/api/audit',
+      '/api/audit/actions',
+      '/api/audit/export?format=csv',
+      '/api/audit/export?format=jsonl',
+    ]) {
       const res = await get(path, plain);
       expect(res.status, path).toBe(403);
       expect(res.text, path).toContain('list-audit-log');
@@ -141,14 +155,19 @@ describe.each(DATABASES)('the audit trail is for list-audit-log holders and come
     let status: { last_error: string | null } = { last_error: null };
     while (!status.last_error && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 250));
-      status = JSON.parse((await get('/api/audit/streaming', admin)).text).status.webhook;
+      const answer = JSON.parse((await get('/api/audit/streaming', admin)).text) as {
+        status: { webhook: typeof status };
+      };
+      status = answer.status.webhook;
     }
     expect(status.last_error).toBe('the webhook answered HTTP 500');
     seen.push((await get('/api/audit?limit=500', admin)).text);
     seen.push((await get('/api/audit/export?format=jsonl', admin)).text);
     seen.push((await get('/api/audit/export?format=csv', admin)).text);
     seen.push((await get('/api/openapi.json', admin)).text);
-    const rows = await server.services.database.query<{ value: unknown }>("SELECT value FROM settings WHERE key = 'audit_streaming'");
+    const rows = await server.services.database.query<{ value: unknown }>(
+      "SELECT value FROM settings WHERE key = 'audit_streaming'",
+    );
     expect(JSON.stringify(rows)).not.toContain(SECRET);
     expect(JSON.stringify(rows)).toContain('secretSealed');
     expect(logged).toContain('audit delivery failed');

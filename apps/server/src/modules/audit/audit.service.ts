@@ -59,7 +59,8 @@ export class AuditService {
   /** One page, newest first unless asked otherwise, with the cursor of the next. */
   async page(filters: AuditFilters & { limit: number; cursor?: string | undefined; before?: number | undefined }) {
     const query = toQuery(filters, filters.before);
-    const after = filters.cursor && filters.before === undefined ? decodeCursor(filters.cursor, query.order) : undefined;
+    const after =
+      filters.cursor && filters.before === undefined ? decodeCursor(filters.cursor, query.order) : undefined;
     const rows = await this.list.page(query, filters.limit + 1, after);
     const more = rows.length > filters.limit;
     const shown = rows.slice(0, filters.limit);

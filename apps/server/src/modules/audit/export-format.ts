@@ -12,7 +12,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 /** One CSV cell (RFC 4180): a leading ' defuses a formula; quotes, commas and line breaks are quoted. */
 export function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  let text = typeof value === 'string' ? value : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  let text = typeof value === 'string' ? value : JSON.stringify(value);
   if (FORMULA_START.test(text)) text = `'${text}`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -32,5 +32,7 @@ export function csvLine(entry: AuditEntry): string {
  * escaped too, so no reader that splits on any line separator sees two records.
  */
 export function jsonLine(entry: AuditEntry): string {
-  return `${JSON.stringify(entry).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029')}\n`;
+  return `${JSON.stringify(entry)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029')}\n`;
 }

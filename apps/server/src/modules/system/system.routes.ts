@@ -6,14 +6,7 @@ import { StatusService } from '../status/status.service.js';
 
 type SystemHandlers = Pick<
   Handlers,
-  | 'health'
-  | 'liveness'
-  | 'readiness'
-  | 'metadata'
-  | 'navigationCounts'
-  | 'openapi'
-  | 'listPods'
-  | 'podLogs'
+  'health' | 'liveness' | 'readiness' | 'metadata' | 'navigationCounts' | 'openapi' | 'listPods' | 'podLogs'
 >;
 
 /** Handlers of the system calls: health, build identity, navigation counts, OpenAPI (the audit trail: modules/audit). */

@@ -42,7 +42,9 @@ async function startReceiver() {
       const timestamp = Number(req.headers['x-gatehouse-timestamp']);
       const expected = `v1=${createHmac('sha256', SECRET).update(`${timestamp}.${body}`).digest('hex')}`;
       const given = String(req.headers['x-gatehouse-signature'] ?? '');
-      received.verified.push(given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected)));
+      received.verified.push(
+        given.length === expected.length && timingSafeEqual(Buffer.from(given), Buffer.from(expected)),
+      );
       received.ages.push(Date.now() / 1000 - timestamp);
       received.bodies.push(body);
       for (const entry of (JSON.parse(body) as { entries: { id: number }[] }).entries) received.ids.push(entry.id);
@@ -67,8 +69,11 @@ describe.skipIf(!fs.existsSync(RSYSLOGD))('audit entries stream to Debian’s rs
   let secure: Rsyslog;
   const streaming = (body: unknown) => server.call('PUT', '/api/audit/streaming', { token: admin, body });
   const status = async () =>
-    (await server.call<{ status: { syslog: Record<string, unknown> } }>('GET', '/api/audit/streaming', { token: admin }))
-      .body.status.syslog;
+    (
+      await server.call<{ status: { syslog: Record<string, unknown> } }>('GET', '/api/audit/streaming', {
+        token: admin,
+      })
+    ).body.status.syslog;
 
   beforeAll(async () => {
     [server, plain, secure] = await Promise.all([
@@ -98,17 +103,28 @@ describe.skipIf(!fs.existsSync(RSYSLOGD))('audit entries stream to Debian’s rs
       outcome: 'denied',
       detail: { note: '<script>alert(1)</script>\u2028INJECTED' },
     });
-    const lines = await until('rsyslog lines', () => plain.lines(), (l) => l.some((x) => x.includes('user.created')));
+    const lines = await until(
+      'rsyslog lines',
+      () => plain.lines(),
+      (l) => l.some((x) => x.includes('user.created')),
+    );
     // Every line is one message of Gatehouse's: nothing was split off into a line of its own.
-    expect(lines.every((line) => /^\d+\|gatehouse\|/.test(line)), lines.join('\n')).toBe(true);
+    expect(
+      lines.every((line) => /^\d+\|gatehouse\|/.test(line)),
+      lines.join('\n'),
+    ).toBe(true);
     expect(lines.some((line) => line.includes('INJECTED') && !line.includes('user.created'))).toBe(false);
     const login = lines.find((line) => line.includes('|auth.login|'));
     // local4 (20) * 8 + info (6); the structured data parsed by rsyslog as RFC 5424.
-    expect(login).toMatch(/^166\|gatehouse\|auth\.login\|\[gatehouse@32473 id="\d+" actor="admin@example.test" action="auth.login"/);
+    expect(login).toMatch(
+      /^166\|gatehouse\|auth\.login\|\[gatehouse@32473 id="\d+" actor="admin@example.test" action="auth.login"/,
+    );
     const hostile = lines.find((line) => line.includes('|user.created|'))!;
     expect(hostile.startsWith('164|')).toBe(true); // denied: warning
     expect(hostile).toContain('actor="mallory@example.test\\\\u000a<14>1');
-    expect(hostile).toContain('target="=HYPERLINK(\\"http://evil.example\\")\\"\\] [x@1 a=\\"b\\"\\]\\\\u000d\\\\u000aINJECTED"');
+    expect(hostile).toContain(
+      'target="=HYPERLINK(\\"http://evil.example\\")\\"\\] [x@1 a=\\"b\\"\\]\\\\u000d\\\\u000aINJECTED"',
+    );
     const json = JSON.parse(hostile.slice(hostile.indexOf('\uFEFF') + 1)) as { detail: { note: string } };
     expect(json.detail.note).toBe('<script>alert(1)</script>\u2028INJECTED');
     const state = await until('status', status, (s) => s.last_delivery_at !== null && s.pending === 0);
@@ -132,7 +148,11 @@ describe.skipIf(!fs.existsSync(RSYSLOGD))('audit entries stream to Debian’s rs
       syslog: { enabled: true, host: '127.0.0.1', port: secure.port, tls: true, ca: secure.ca, facility: 'authpriv' },
       webhook: { enabled: false, url: '' },
     });
-    const lines = await until('TLS delivery', () => secure.lines(), (l) => l.some((x) => x.includes('tls.probe')));
+    const lines = await until(
+      'TLS delivery',
+      () => secure.lines(),
+      (l) => l.some((x) => x.includes('tls.probe')),
+    );
     expect(lines.find((x) => x.includes('tls.probe'))).toMatch(/^86\|gatehouse\|tls\.probe\|\[gatehouse@32473 /);
   });
 });
@@ -142,8 +162,11 @@ describe.each(DATABASES)('the signed webhook, durable and sent once, on %s', (ki
   let admin: string;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   const status = async () =>
-    (await server.call<{ status: { webhook: Record<string, unknown> } }>('GET', '/api/audit/streaming', { token: admin }))
-      .body.status.webhook;
+    (
+      await server.call<{ status: { webhook: Record<string, unknown> } }>('GET', '/api/audit/streaming', {
+        token: admin,
+      })
+    ).body.status.webhook;
 
   beforeAll(async () => {
     [server, receiver] = await Promise.all([startTestServer(kind), startReceiver()]);
@@ -191,7 +214,12 @@ describe.each(DATABASES)('the signed webhook, durable and sent once, on %s', (ki
     others.forEach((o) => o.start());
     const before = receiver.received.ids.length;
     for (let i = 0; i < 40; i += 1) await s.repositories.audit.append({ action: 'hook.many', outcome: 'success' });
-    await until('40 deliveries', () => receiver.received.ids.length - before, (n) => n >= 40, 30_000);
+    await until(
+      '40 deliveries',
+      () => receiver.received.ids.length - before,
+      (n) => n >= 40,
+      30_000,
+    );
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await Promise.all(others.map((o) => o.close()));
     const ids = receiver.received.ids;

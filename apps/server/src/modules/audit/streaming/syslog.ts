@@ -46,7 +46,9 @@ export function syslogMessage(entry: AuditEntry, settings: Pick<SyslogSettings, 
     .map(([name, value]) => ` ${name}="${sdValue(String(value))}"`)
     .join('');
   // JSON escapes every control character; U+2028/2029 escaped too, so MSG is one line to any reader.
-  const json = JSON.stringify(entry).replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(entry)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   const header = `<${pri}>1 ${entry.at} ${headerField(hostname, 255)} gatehouse ${process.pid} ${headerField(entry.action, 32)}`;
   return `${header} [${SD_ID}${sd}] \uFEFF${json}`;
 }
