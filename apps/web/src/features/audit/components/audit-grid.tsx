@@ -98,14 +98,17 @@ function useColumns(): GridColDef<AuditRow>[] {
         flex: 1,
         sortable: false,
         renderCell: ({ row }) => (
-          <Box sx={{ minWidth: 0, py: 0.5 }}>
-            <Typography variant="body2" sx={{ fontWeight: 600 }} noWrap>
-              {ltr(row.action)}
-            </Typography>
+          // Two lines that fit the phone's row: the action and its outcome, then when and who.
+          <Box sx={{ minWidth: 0, width: '100%' }}>
+            <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
+              <Typography variant="body2" sx={{ fontWeight: 600, minWidth: 0 }} noWrap>
+                {ltr(row.action)}
+              </Typography>
+              <OutcomeChip outcome={row.outcome} />
+            </Box>
             <Typography variant="caption" color="text.secondary" component="div" noWrap>
               {formatAuditTime(row.at)} · {ltr(row.actor)}
             </Typography>
-            <OutcomeChip outcome={row.outcome} />
           </Box>
         ),
       },
@@ -152,7 +155,7 @@ export function AuditGrid(props: AuditGridProps) {
       sortModel={sortModel}
       onSortModelChange={(model) => onOrderChange(model[0]?.sort === 'asc' ? 'asc' : 'desc')}
       columnVisibilityModel={narrow ? NARROW : medium ? MEDIUM : WIDE}
-      rowHeight={narrow ? 88 : 52}
+      rowHeight={narrow ? 64 : 52}
       localeText={localeText}
       onRowClick={({ row }) => onOpen(row as AuditRow)}
       onCellKeyDown={(params, event) => {
