@@ -4,7 +4,14 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../../../server.js';
-import { DATABASES, type TestServer, openTestDatabase, startTestServer, testConfig } from '../../../test/harness.js';
+import {
+  DATABASES,
+  type TestServer,
+  openTestDatabase,
+  startInstances,
+  startTestServer,
+  testConfig,
+} from '../../../test/harness.js';
 import { RSYSLOGD, type Rsyslog, startRsyslog } from '../../../test/rsyslog.js';
 import { AuditStreamer } from './audit-streamer.js';
 
@@ -278,6 +285,37 @@ describe('audit entries wait in SQL for a webhook that is down, across a restart
       await receiver.close();
       await drop();
       fs.rmSync(config.dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two server instances on one PostgreSQL', () => {
+  it('send each audit entry to the webhook once between them', async () => {
+    const receiver = await startReceiver();
+    const { servers, stop } = await startInstances(2);
+    try {
+      const [a, b] = servers as [(typeof servers)[number], (typeof servers)[number]];
+      const saved = await a.services.streaming.save({
+        syslog: { ...off, facility: 'authpriv' },
+        webhook: { enabled: true, url: receiver.url, secret: SECRET },
+      });
+      expect(saved.webhook.enabled).toBe(true);
+      // Entries written through both instances, interleaved.
+      for (let i = 0; i < 30; i += 1)
+        await (i % 2 === 0 ? a : b).services.repositories.audit.append({ action: 'cluster.entry', outcome: 'success' });
+      await until(
+        'the 30 entries',
+        () => receiver.received.bodies.join('').split('"cluster.entry"').length - 1,
+        (n) => n >= 30,
+        30_000,
+      );
+      // Both instances keep polling a while: nothing comes a second time.
+      await new Promise((resolve) => setTimeout(resolve, 4000));
+      expect(receiver.received.bodies.join('').split('"cluster.entry"').length - 1).toBe(30);
+      expect(new Set(receiver.received.ids).size).toBe(receiver.received.ids.length);
+    } finally {
+      await stop();
+      await receiver.close();
     }
   });
 });
