@@ -29,6 +29,22 @@ export function sdValue(text: string): string {
     .replace(/["\\\]]/g, (c) => `\\${c}`);
 }
 
+/**
+ * Longest message sent: rsyslog's default maxMessageSize is 8 KiB, and a collector that cuts a
+ * message cuts its JSON. A longer entry goes with its detail replaced by a note of its size (and
+ * its texts cut at 1,000 characters if that is not enough); each structured-data value is cut at
+ * 1,000 characters. The whole entry stays in the database and the export.
+ */
+export const MAX_MESSAGE_BYTES = 8000;
+const MAX_TEXT = 1000;
+
+/** JSON of an entry on one line to any reader (U+2028/2029 escaped too). */
+function asJson(entry: AuditEntry): string {
+  return JSON.stringify(entry)
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
 /** One entry as an RFC 5424 message: fields as structured data, the entry as JSON in MSG. */
 export function syslogMessage(entry: AuditEntry, settings: Pick<SyslogSettings, 'facility'>, hostname = os.hostname()) {
   const pri = SYSLOG_FACILITIES[settings.facility] * 8 + SEVERITY[entry.outcome];
@@ -43,14 +59,23 @@ export function syslogMessage(entry: AuditEntry, settings: Pick<SyslogSettings, 
   ];
   const sd = params
     .filter(([, value]) => value !== null && value !== undefined)
-    .map(([name, value]) => ` ${name}="${sdValue(String(value))}"`)
+    .map(([name, value]) => ` ${name}="${sdValue(String(value).slice(0, MAX_TEXT))}"`)
     .join('');
-  // JSON escapes every control character; U+2028/2029 escaped too, so MSG is one line to any reader.
-  const json = JSON.stringify(entry)
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
   const header = `<${pri}>1 ${entry.at} ${headerField(hostname, 255)} gatehouse ${process.pid} ${headerField(entry.action, 32)}`;
-  return `${header} [${SD_ID}${sd}] \uFEFF${json}`;
+  const message = (value: AuditEntry) => `${header} [${SD_ID}${sd}] \uFEFF${asJson(value)}`;
+  const whole = message(entry);
+  if (Buffer.byteLength(whole) <= MAX_MESSAGE_BYTES) return whole;
+  const cut = (text: string | null) => text && text.slice(0, MAX_TEXT);
+  const note = { truncated: true, detail_bytes: Buffer.byteLength(JSON.stringify(entry.detail)) };
+  const lighter = message({ ...entry, detail: note });
+  if (Buffer.byteLength(lighter) <= MAX_MESSAGE_BYTES) return lighter;
+  return message({
+    ...entry,
+    actor: cut(entry.actor),
+    target: cut(entry.target),
+    source: cut(entry.source),
+    detail: note,
+  });
 }
 
 /** Octet-counting framing (RFC 6587 3.4.1, RFC 5425): the length, a space, the message. */
