@@ -120,7 +120,7 @@ export const auditLog = pgTable(
   ],
 );
 
-/** Delivery of the audit trail to each SIEM sink (migration 0027), shared by every instance. */
+/** Delivery of the audit trail to each SIEM sink (migration 0028), shared by every instance. */
 export const auditSinks = pgTable('audit_sinks', {
   sink: text('sink').primaryKey(),
   deliveredId: bigint('delivered_id', { mode: 'number' }).notNull().default(0),

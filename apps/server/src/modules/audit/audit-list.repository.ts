@@ -31,12 +31,12 @@ export function containsPattern(text: string): string {
 }
 
 /**
- * The text free search looks in; the same expression as the trigram index of migration 0027, so
+ * The text free search looks in; the same expression as the trigram index of migration 0028, so
  * PostgreSQL answers it from that index.
  */
 const searchText = sql`(coalesce(${auditLog.actor}, '') || ' ' || ${auditLog.action} || ' ' || coalesce(${auditLog.target}, '') || ' ' || coalesce(${auditLog.source}, '') || ' ' || coalesce(${auditLog.detail}::text, ''))`;
 
-/** Reads the audit trail: filtered, by time, a keyset page at a time (the indexes of migration 0027). */
+/** Reads the audit trail: filtered, by time, a keyset page at a time (the indexes of migration 0028). */
 export class AuditListRepository {
   constructor(private readonly db: Db) {}
 
