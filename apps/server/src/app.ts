@@ -8,6 +8,7 @@ import { installConsole } from './http/console.js';
 import { installErrorHandler } from './http/errors.js';
 import { agentHandlers } from './modules/agents/agents.routes.js';
 import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
+import { auditHandlers, installAuditExportAudit } from './modules/audit/audit.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
 import { licenseHandlers } from './modules/license/license.routes.js';
@@ -71,10 +72,12 @@ export async function buildApp(
   installAuditHook(app, services.repositories.audit);
   installVideoUpload(app);
   installBundleAudit(app);
+  installAuditExportAudit(app);
   installSamlForm(app);
   const handlers: Handlers = {
     ...authHandlers(services.auth, services.security, services.repositories.settings),
     ...systemHandlers(services, config.buildTag),
+    ...auditHandlers(services),
     ...userHandlers(services),
     ...myAccessHandlers(services, config),
     ...roleHandlers(services),

@@ -257,6 +257,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await takeOver.recover(database.kind === 'pglite' ? 0 : undefined);
   // Recordings that ended before the search index existed (or unseen by a dead instance) are indexed in the background.
   services.textIndexer.start();
+  // Audit entries stream to the SIEM sinks an administrator configured (one instance at a time per sink).
+  services.auditStreamer.start();
   // Recordings past the retention setting go at start and every hour.
   const retire = () =>
     void services.retention.sweep().catch((err: unknown) => services.log.warn({ err }, 'retention sweep failed'));
@@ -358,6 +360,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       detachRelay();
       services.recordings.close();
       services.textIndexer.close();
+      await services.auditStreamer.close();
       services.hub.close();
       // Marked stopped: its agents read 'reconnecting' and nothing it held waits for a timeout.
       await services.instances.close();

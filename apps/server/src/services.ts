@@ -7,7 +7,13 @@ import { AgentsRepository } from './modules/agents/agents.repository.js';
 import { AgentsService } from './modules/agents/agents.service.js';
 import { ApiKeysRepository } from './modules/apikeys/apikeys.repository.js';
 import { ApiKeysService } from './modules/apikeys/apikeys.service.js';
+import { AuditListRepository } from './modules/audit/audit-list.repository.js';
 import { AuditRepository } from './modules/audit/audit.repository.js';
+import { AuditService } from './modules/audit/audit.service.js';
+import { AuditStreamer } from './modules/audit/streaming/audit-streamer.js';
+import { SinksRepository } from './modules/audit/streaming/sinks.repository.js';
+import { StreamingSettingsStore } from './modules/audit/streaming/streaming-settings.js';
+import { StreamingService } from './modules/audit/streaming/streaming.service.js';
 import { AuthService } from './modules/auth/auth.service.js';
 import { MediaTickets } from './modules/auth/media-tickets.js';
 import { LoginGuardRepository } from './modules/auth/login-guard.repository.js';
@@ -203,6 +209,10 @@ export function createServices(database: Database, options: ServiceOptions) {
     log: options.log.child({ component: 'policy' }),
   });
   const sessions = new SessionsService(recordingsRepository, recordings, policy);
+  // The audit screen, its export and streaming to a SIEM (issue 20): delivery state in SQL.
+  const auditList = new AuditListRepository(db);
+  const auditSinks = new SinksRepository(db);
+  const streamingSettings = new StreamingSettingsStore(settingsRepository, box);
   // Search across recordings (issue 16): each recording's text is indexed once it has ended.
   const recordingText = new RecordingTextRepository(database);
   const textIndexer = new TextIndexer(recordingText, options.log.child({ component: 'recording-search' }));
@@ -229,6 +239,17 @@ export function createServices(database: Database, options: ServiceOptions) {
     log: options.log,
     mediaTickets,
     gatekeeper,
+    /** Pages, actions and the streamed export of the audit trail. */
+    auditTrail: new AuditService(auditList),
+    /** The SIEM streaming settings and each sink's delivery status. */
+    streaming: new StreamingService(streamingSettings, auditSinks, auditList),
+    /** Delivers the trail to syslog and the webhook (started by server.ts). */
+    auditStreamer: new AuditStreamer(
+      streamingSettings,
+      auditSinks,
+      auditList,
+      options.log.child({ component: 'audit-streaming' }),
+    ),
     policy,
     license,
     ssoConfig,

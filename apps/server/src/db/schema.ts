@@ -112,8 +112,26 @@ export const auditLog = pgTable(
     source: text('source'),
     detail: jsonb('detail'),
   },
-  (t) => [index('audit_log_action_idx').on(t.action, t.id)],
+  (t) => [
+    index('audit_log_action_idx').on(t.action, t.id),
+    index('audit_log_at_idx').on(t.at, t.id),
+    index('audit_log_action_at_idx').on(t.action, t.at, t.id),
+    index('audit_log_outcome_at_idx').on(t.outcome, t.at, t.id),
+  ],
 );
+
+/** Delivery of the audit trail to each SIEM sink (migration 0028), shared by every instance. */
+export const auditSinks = pgTable('audit_sinks', {
+  sink: text('sink').primaryKey(),
+  deliveredId: bigint('delivered_id', { mode: 'number' }).notNull().default(0),
+  leaseOwner: text('lease_owner'),
+  leaseUntil: timestamp('lease_until', { withTimezone: true }),
+  attempts: integer('attempts').notNull().default(0),
+  nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }),
+  lastDeliveryAt: timestamp('last_delivery_at', { withTimezone: true }),
+  lastError: text('last_error'),
+  lastErrorAt: timestamp('last_error_at', { withTimezone: true }),
+});
 
 /** Settings documents by key (security, auth, general ...). */
 export const settings = pgTable('settings', {

@@ -1,4 +1,5 @@
 import { accountFeature } from '../features/account/feature';
+import { auditFeature } from '../features/audit/feature';
 import { authFeature } from '../features/auth/feature';
 import { dashboardFeature } from '../features/dashboard/feature';
 import { desktopFeature } from '../features/desktop/feature';
@@ -31,6 +32,7 @@ export const FEATURES: readonly Feature[] = [
   desktopFeature,
   usersFeature,
   registrationKeysFeature,
+  auditFeature,
   settingsFeature,
   authFeature,
   ssoFeature,

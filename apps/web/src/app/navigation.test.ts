@@ -7,7 +7,7 @@ const hostLister = { roles: [{ name: 'operator' }], effectivePermissions: ['list
 const paths = (user: typeof admin | typeof hostLister) => visibleNavEntries(user).map((entry) => entry.path);
 
 describe('main navigation (spec §2.3)', () => {
-  it('shows an admin My access and the ten entries of spec §2.3 in order', () => {
+  it('shows an admin My access, the ten entries of spec §2.3 and Audit, in order', () => {
     expect(paths(admin)).toEqual([
       '/access',
       '/systemStatus',
@@ -19,6 +19,7 @@ describe('main navigation (spec §2.3)', () => {
       '/tunnels',
       '/users',
       '/registrationKeys',
+      '/audit',
       '/settings',
     ]);
   });

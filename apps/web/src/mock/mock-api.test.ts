@@ -6,12 +6,11 @@ import { MOCK_ROUTES } from './routes';
 import { createMockState } from './state';
 import { ADMIN, TEST_BASE, TEST_NOW, serveMockApi } from './test-client';
 
-/** Contract routes the console never calls: the agents', the identity providers', audit and OpenAPI. */
+/** Contract routes the console never calls: the agents', the identity providers' and OpenAPI. */
 const NOT_CALLED_BY_THE_CONSOLE: RouteName[] = [
   'health',
   'liveness',
   'readiness',
-  'auditList',
   'openapi',
   'registerAgent',
   'agentBundleManifest',
@@ -73,9 +72,11 @@ describe('mock sign-in', () => {
   });
 
   it('keeps API calls it does not know from reaching the server', async () => {
-    const answer = await fetch(new URL('api/audit', TEST_BASE), { headers: { 'authentication-token': 'x' } });
+    const answer = await fetch(new URL('api/openapi.json', TEST_BASE), { headers: { 'authentication-token': 'x' } });
     expect(answer.status).toBe(404);
-    expect(await answer.json()).toMatchObject({ message: 'Mock data does not answer GET /gatehouse/api/audit.' });
+    expect(await answer.json()).toMatchObject({
+      message: 'Mock data does not answer GET /gatehouse/api/openapi.json.',
+    });
   });
 
   it('answers 401 to a signed-in call without a mock token', async () => {

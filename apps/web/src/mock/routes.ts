@@ -13,7 +13,7 @@ const auth = 'signed-in' as const;
 /**
  * Every call the console makes, by contract route name. `satisfies` checks each method and path
  * against the contract's literal types, like lib/api-routes, so a route that changes there fails
- * the build here too. Not mocked: the agents' own calls, SAML and OIDC callbacks, audit, OpenAPI.
+ * the build here too. Not mocked: the agents' own calls, SAML and OIDC callbacks, OpenAPI.
  */
 export const MOCK_ROUTES = {
   login: { name: 'login', method: 'POST', path: '/api/login', access: pub },
@@ -140,6 +140,11 @@ export const MOCK_ROUTES = {
   listOutbox: { name: 'listOutbox', method: 'GET', path: '/api/mail/outbox', access: auth },
   getOutboxMessage: { name: 'getOutboxMessage', method: 'GET', path: '/api/mail/outbox/{id}', access: auth },
   deleteOutboxMessage: { name: 'deleteOutboxMessage', method: 'DELETE', path: '/api/mail/outbox/{id}', access: auth },
+  auditList: { name: 'auditList', method: 'GET', path: '/api/audit', access: auth },
+  auditActions: { name: 'auditActions', method: 'GET', path: '/api/audit/actions', access: auth },
+  auditExport: { name: 'auditExport', method: 'GET', path: '/api/audit/export', access: auth },
+  getAuditStreaming: { name: 'getAuditStreaming', method: 'GET', path: '/api/audit/streaming', access: auth },
+  saveAuditStreaming: { name: 'saveAuditStreaming', method: 'PUT', path: '/api/audit/streaming', access: auth },
 } as const satisfies { [K in RouteName]?: MockRouteRef<K> };
 
 /** A route the mock answers. */

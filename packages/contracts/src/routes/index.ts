@@ -3,6 +3,7 @@ import * as access from './access.js';
 import * as agentInstall from './agent-install.js';
 import * as agents from './agents.js';
 import * as apikeys from './apikeys.js';
+import * as audit from './audit.js';
 import * as auth from './auth.js';
 import * as fileTransfers from './file-transfers.js';
 import * as groups from './groups.js';
@@ -32,7 +33,11 @@ export const routes = {
   readiness: system.readiness,
   metadata: system.metadata,
   navigationCounts: system.navigationCounts,
-  auditList: system.auditList,
+  auditList: audit.auditList,
+  auditActions: audit.auditActions,
+  auditExport: audit.auditExport,
+  getAuditStreaming: audit.getAuditStreaming,
+  saveAuditStreaming: audit.saveAuditStreaming,
   permissionCatalogue: system.permissionCatalogue,
   openapi: system.openapi,
   listUsers: users.listUsers,
@@ -140,6 +145,7 @@ export * from './access.js';
 export * from './agent-install.js';
 export * from './agents.js';
 export * from './apikeys.js';
+export * from './audit.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './file-transfers.js';

@@ -98,35 +98,6 @@ export const navigationCounts = defineRoute({
   response: NavigationCounts,
 });
 
-/** One entry of the audit trail. */
-export const AuditEntry = z
-  .object({
-    id: z.number().int(),
-    at: z.string().describe('ISO 8601, UTC'),
-    actor: z.string().nullable().describe('Email of who acted, or the email tried at sign-in'),
-    action: z.string().describe('Route id, such as auth.login'),
-    target: z.string().nullable(),
-    outcome: z.enum(['success', 'failure', 'denied']),
-    status: z.number().int().nullable(),
-    source: z.string().nullable().describe('Source address'),
-  })
-  .meta({ id: 'AuditEntry' });
-
-export const auditList = defineRoute({
-  id: 'audit.list',
-  method: 'GET',
-  path: '/api/audit',
-  tag: 'system',
-  summary: 'The newest audit entries first; `before` pages backwards by id.',
-  access: { kind: 'permissions', anyOf: ['list-audit-log'] },
-  query: z.object({
-    limit: z.coerce.number().int().min(1).max(500).default(100),
-    before: z.coerce.number().int().positive().optional(),
-    action: z.string().max(100).optional(),
-  }),
-  response: z.object({ entries: z.array(AuditEntry) }),
-});
-
 export const permissionCatalogue = defineRoute({
   id: 'permission.list',
   method: 'GET',

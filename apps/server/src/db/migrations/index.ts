@@ -23,6 +23,7 @@ import { sql as captureStatus } from './0024-capture-status.js';
 import { sql as videoEvidence } from './0025-video-evidence.js';
 import { sql as rdpClipboard } from './0026-rdp-clipboard.js';
 import { sql as recordingStarts } from './0027-recording-starts.js';
+import { sql as auditScreen } from './0028-audit-screen.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -51,4 +52,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0025-video-evidence', sql: videoEvidence },
   { id: '0026-rdp-clipboard', sql: rdpClipboard },
   { id: '0027-recording-starts', sql: recordingStarts },
+  { id: '0028-audit-screen', sql: auditScreen },
 ];

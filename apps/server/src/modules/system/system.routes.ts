@@ -6,18 +6,10 @@ import { StatusService } from '../status/status.service.js';
 
 type SystemHandlers = Pick<
   Handlers,
-  | 'health'
-  | 'liveness'
-  | 'readiness'
-  | 'metadata'
-  | 'navigationCounts'
-  | 'auditList'
-  | 'openapi'
-  | 'listPods'
-  | 'podLogs'
+  'health' | 'liveness' | 'readiness' | 'metadata' | 'navigationCounts' | 'openapi' | 'listPods' | 'podLogs'
 >;
 
-/** Handlers of the system calls: health, build identity, navigation counts, audit, OpenAPI. */
+/** Handlers of the system calls: health, build identity, navigation counts, OpenAPI (the audit trail: modules/audit). */
 export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
   const openapiDocument = buildOpenApi(routeList, buildTag);
   const { database, repositories: r } = s;
@@ -74,21 +66,6 @@ export function systemHandlers(s: Services, buildTag: string): SystemHandlers {
               return { systemStatusHealthSummary: summary, totalUnhealthyPods: unhealthy };
             })
           : {}),
-      };
-    },
-    auditList: async ({ query }) => {
-      const rows = await r.audit.list(query);
-      return {
-        entries: rows.map((row) => ({
-          id: row.id,
-          at: row.at.toISOString(),
-          actor: row.actor,
-          action: row.action,
-          target: row.target,
-          outcome: row.outcome as 'success' | 'failure' | 'denied',
-          status: row.status,
-          source: row.source,
-        })),
       };
     },
     openapi: async () => openapiDocument,

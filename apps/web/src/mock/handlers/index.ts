@@ -3,6 +3,7 @@ import { MOCK_DELAY_MS, type MockContext, type NamedHandler, errorResponse } fro
 import type { MockRouteName } from '../routes';
 import { createMockState } from '../state';
 import type { MockState } from '../types';
+import { auditHandlers } from './audit';
 import { authHandlers } from './auth';
 import { groupHandlers } from './groups';
 import { hostHandlers } from './hosts';
@@ -42,6 +43,7 @@ export function createMockApi(options: { base: string; delayMs?: number; state?:
     ...recordingHandlers(state, context),
     ...settingsHandlers(state, context),
     ...mailHandlers(state, context),
+    ...auditHandlers(state, context),
   ];
   // A call of the API the mock does not know stays here (404) instead of reaching the real server.
   const elsewhere = ['api/*', 'sso/*', 'ldap/*'].map((path) =>

@@ -22,7 +22,7 @@ describe('bit-bucket layout', () => {
     expect(within(bar).getByRole('button', { name: 'Open user menu' })).toBeTruthy();
     const nav = screen.getByRole('navigation', { name: 'Main navigation' });
     expect(bar.contains(nav)).toBe(false);
-    expect(within(nav).getAllByRole('link')).toHaveLength(11);
+    expect(within(nav).getAllByRole('link')).toHaveLength(12);
 
     const collapse = within(bar).getByRole('button', { name: 'Collapse navigation' });
     expect(collapse.getAttribute('aria-expanded')).toBe('true');

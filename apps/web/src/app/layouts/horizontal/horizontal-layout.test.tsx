@@ -19,7 +19,7 @@ describe('horizontal layouts', () => {
     const header = await screen.findByRole('banner');
     expect(within(header).getByTestId('header-subtitle').textContent).toBe('System Manager');
     expect(header.contains(mainNav())).toBe(true);
-    expect(within(mainNav()).getAllByRole('link')).toHaveLength(11);
+    expect(within(mainNav()).getAllByRole('link')).toHaveLength(12);
     expect(within(mainNav()).getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByTestId('shell-layout').querySelector('[data-nav-tone]')?.getAttribute('data-nav-tone')).toBe(
       'primary',
@@ -54,7 +54,7 @@ describe('horizontal layouts', () => {
     const open = await screen.findByRole('button', { name: 'Open navigation' });
     expect(screen.queryByRole('navigation', { name: 'Main navigation' })).toBeNull();
     fireEvent.click(open);
-    expect(within(mainNav()).getAllByRole('link')).toHaveLength(11);
+    expect(within(mainNav()).getAllByRole('link')).toHaveLength(12);
     expect(screen.getByRole('banner', { hidden: true }).contains(mainNav())).toBe(false);
   });
 });

@@ -33,6 +33,7 @@ describe('header-user layout (the default)', () => {
       'Tunnels',
       'Users',
       'Keys',
+      'Audit',
       'Settings',
     ]);
     expect(within(mainNav()).getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBe('page');
