@@ -4,6 +4,7 @@
 // decrypts). The figures order the gateway's cipher preference (apps/server/src/gateway/ssh-algorithms.ts).
 // Rounds alternate pure JavaScript and native in separate processes (the add-on is chosen when ssh2
 // loads): js, native, js, native... Environment: BENCH_CIPHER_MIB (default 128), BENCH_CIPHER_ROUNDS (3).
+// `--gateway`: the whole gateway with and without the add-on (below; BENCH_GATEWAY_MIB, BENCH_GATEWAY_ROUNDS).
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -130,6 +131,66 @@ if (process.argv[2] === '--child') {
   }
   server.close();
   process.stdout.write(JSON.stringify(results));
+  process.exit(0);
+}
+
+if (process.argv[2] === '--gateway') {
+  // The whole gateway, not just ssh2: `scripts/bench-gateway.mjs --only bulk` (direct, ssh -J, Gatehouse
+  // with and without recording) once per mode, modes alternating round after round: `native` (this
+  // build with the add-on), `js` (this build, add-on refused), and `before` when BENCH_BEFORE_DIR names
+  // an older build's checkout (its apps built, node_modules beside it; run with the add-on refused, as
+  // it shipped). Ratios are taken within one run (same minute, same load), then their median.
+  const hook = new URL('./ssh2-without-native.mjs', import.meta.url).pathname;
+  const before = process.env.BENCH_BEFORE_DIR;
+  const modes = {
+    ...(before ? { before: { cwd: before, args: ['--import', hook] } } : {}),
+    native: { cwd: process.cwd(), args: [] },
+    js: { cwd: process.cwd(), args: ['--import', hook] },
+  };
+  const rounds = Number(process.env.BENCH_GATEWAY_ROUNDS ?? 3);
+  const mib = process.env.BENCH_GATEWAY_MIB ?? '128';
+  console.log(
+    `gateway bulk download, ${mib} MiB of text, ${rounds} rounds of ${Object.keys(modes).join('/')}; load ${load()}`,
+  );
+  const runs = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
+  for (let round = 0; round < rounds; round += 1)
+    for (const [mode, { cwd, args }] of Object.entries(modes)) {
+      const out = execFileSync(process.execPath, [...args, 'scripts/bench-gateway.mjs', '--only', 'bulk'], {
+        cwd,
+        encoding: 'utf8',
+        env: { ...process.env, BENCH_BULK_ROUNDS: '1', BENCH_BULK_MIB: mib, BENCH_JSON: '1' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const run = JSON.parse(/^bulk-json (.*)$/m.exec(out)[1]);
+      if (run.nativeCrypto !== (mode === 'native')) throw new Error(`${mode}: ssh2 native add-on ${run.nativeCrypto}`);
+      runs[mode].push(run);
+      console.log(`  round ${round + 1} ${mode.padEnd(7)} load ${load()}  ${/^bulk output .*$/m.exec(out)[0]}`);
+    }
+  const figure = (mode, f) => median(runs[mode].map(f));
+  console.log(
+    'MiB/s, medians   direct   ssh -J   Gatehouse recorded   unrecorded   recorded/direct   recorded/jump   server CPU ms/MiB recorded',
+  );
+  for (const mode of Object.keys(modes))
+    console.log(
+      [
+        mode.padEnd(14),
+        ...['direct', 'jump', 'recorded', 'unrecorded'].map((k) =>
+          figure(mode, (r) => r[k][0])
+            .toFixed(1)
+            .padStart(8),
+        ),
+        figure(mode, (r) => r.recorded[0] / r.direct[0])
+          .toFixed(3)
+          .padStart(14),
+        figure(mode, (r) => r.recorded[0] / r.jump[0])
+          .toFixed(3)
+          .padStart(14),
+        figure(mode, (r) => r.cpuPerMib.recorded[0])
+          .toFixed(1)
+          .padStart(14),
+      ].join(' '),
+    );
+  console.log(`load at the end ${load()}`);
   process.exit(0);
 }
 

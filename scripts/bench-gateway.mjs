@@ -13,8 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { ADMIN, startBenchServer } from './bench-server.mjs';
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
-import { nativeCrypto } from '../apps/server/dist/gateway/ssh-algorithms.js';
+import { createRequire } from 'node:module';
 
+// Whether ssh2 loaded its native crypto add-on (read from ssh2 itself, so this bench also runs on older builds).
+const { bindingAvailable: nativeCrypto } = createRequire(import.meta.url)('ssh2/lib/protocol/crypto.js');
 const BULK_MIB = Number(process.env.BENCH_BULK_MIB ?? 256);
 const LIVE_SESSIONS = Number(process.env.BENCH_LIVE_SESSIONS ?? 50);
 const IDLE_SESSIONS = Number(process.env.BENCH_IDLE_SESSIONS ?? 100);
@@ -157,7 +159,7 @@ fs.writeFileSync(
 function runSsh(target, command) {
   return new Promise((resolve) => {
     const start = performance.now();
-    const child = spawn('ssh', [...sshArgs, ...target, command], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('ssh', [...sshArgs, ...target, command], { stdio: ['ignore', 'pipe', 'inherit'] });
     let bytes = 0;
     child.stdout.on('data', (c) => (bytes += c.length));
     child.on('exit', () => resolve({ ms: performance.now() - start, bytes }));
@@ -220,7 +222,7 @@ try {
       `with/without recording: median ratio ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(3)).join(' ')}; target ≥ 0.9)   gateway/direct ${(median(runs.recorded) / median(runs.direct)).toFixed(3)}   gateway/jump ${(median(runs.recorded) / median(runs.jump)).toFixed(3)}`,
     );
     // One line for scripts/bench-ciphers.mjs --gateway, which alternates runs with and without the add-on.
-    if (process.env.BENCH_JSON) console.log(`bulk-json ${JSON.stringify({ nativeCrypto, ...runs })}`);
+    if (process.env.BENCH_JSON) console.log(`bulk-json ${JSON.stringify({ nativeCrypto, ...runs, cpuPerMib })}`);
     console.log(
       `server per MiB: main thread busy without recording ${median(busyPerMib.unrecorded).toFixed(2)} ms, with ${median(busyPerMib.recorded).toFixed(2)} ms (ratio ${(median(busyPerMib.unrecorded) / median(busyPerMib.recorded)).toFixed(3)})   process CPU without ${median(cpuPerMib.unrecorded).toFixed(2)} ms, with ${median(cpuPerMib.recorded).toFixed(2)} ms (ratio ${(median(cpuPerMib.unrecorded) / median(cpuPerMib.recorded)).toFixed(3)})`,
     );
