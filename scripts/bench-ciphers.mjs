@@ -55,7 +55,6 @@ if (process.argv[2] === '--child') {
     return (used.user + used.system) / 1000 / (bytes / 1048576);
   };
   const text = Buffer.from('gatehouse bulk output 0123456789 abcdefghijklmnopqrstuvwxyz\n'.repeat(1024));
-  const total = MIB * 1048576;
   const hostKey = fs.readFileSync(path.join(tmp, 'host_key'));
   const server = new ssh2.Server(
     { hostKeys: [hostKey], algorithms: { cipher: CIPHERS, hmac: ['hmac-sha2-256-etm@openssh.com'] } },
@@ -63,8 +62,9 @@ if (process.argv[2] === '--child') {
       client.on('authentication', (ctx) => ctx.accept());
       client.on('error', () => {});
       client.on('session', (accept) => {
-        accept().on('exec', (acceptExec) => {
+        accept().on('exec', (acceptExec, _reject, info) => {
           const channel = acceptExec();
+          const total = Number(info.command);
           let sent = 0;
           const pump = () => {
             while (sent < total) {
@@ -83,15 +83,14 @@ if (process.argv[2] === '--child') {
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const port = server.address().port;
   const sshArgs = ['-o', 'StrictHostKeyChecking=no', '-o', 'UserKnownHostsFile=/dev/null', '-o', 'LogLevel=ERROR'];
-  const results = {};
-  for (const cipher of CIPHERS) {
+  const measure = async (cipher, total) => {
     // Server role: OpenSSH's ssh downloads from ssh2.
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     const bytes = await new Promise((resolve) => {
       const child = spawn(
         'ssh',
-        [...sshArgs, '-i', path.join(tmp, 'user_key'), '-c', cipher, '-p', String(port), 'u@127.0.0.1', 'x'],
+        [...sshArgs, '-i', path.join(tmp, 'user_key'), '-c', cipher, '-p', String(port), 'u@127.0.0.1', String(total)],
         { stdio: ['ignore', 'pipe', 'inherit'] },
       );
       let n = 0;
@@ -127,7 +126,16 @@ if (process.argv[2] === '--child') {
     const clientCpu = cpuMsPerMib(c1, got);
     conn.end();
     if (got !== total) throw new Error(`${cipher} (client role): ${got} of ${total} bytes`);
-    results[cipher] = { server, client, serverCpu, clientCpu };
+    return { server, client, serverCpu, clientCpu };
+  };
+  // A warm-up first (the first transfer of a process pays for compiling ssh2's code), then every
+  // cipher, starting each round at another one.
+  const round = Number(process.argv[6]);
+  await measure(CIPHERS[round % CIPHERS.length], 8 * 1048576);
+  const results = {};
+  for (let i = 0; i < CIPHERS.length; i += 1) {
+    const cipher = CIPHERS[(round + i) % CIPHERS.length];
+    results[cipher] = await measure(cipher, MIB * 1048576);
   }
   server.close();
   process.stdout.write(JSON.stringify(results));
@@ -155,12 +163,19 @@ if (process.argv[2] === '--gateway') {
   const runs = Object.fromEntries(Object.keys(modes).map((m) => [m, []]));
   for (let round = 0; round < rounds; round += 1)
     for (const [mode, { cwd, args }] of Object.entries(modes)) {
-      const out = execFileSync(process.execPath, [...args, 'scripts/bench-gateway.mjs', '--only', 'bulk'], {
-        cwd,
-        encoding: 'utf8',
-        env: { ...process.env, BENCH_BULK_ROUNDS: '1', BENCH_BULK_MIB: mib, BENCH_JSON: '1' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      let out;
+      try {
+        out = execFileSync(process.execPath, [...args, 'scripts/bench-gateway.mjs', '--only', 'bulk'], {
+          cwd,
+          encoding: 'utf8',
+          env: { ...process.env, BENCH_BULK_ROUNDS: '1', BENCH_BULK_MIB: mib, BENCH_JSON: '1' },
+          stdio: ['ignore', 'pipe', 'inherit'],
+          timeout: 900_000,
+        });
+      } catch (error) {
+        console.log(`  round ${round + 1} ${mode.padEnd(7)} FAILED (${error.message.split('\n')[0]}); load ${load()}`);
+        continue;
+      }
       const run = JSON.parse(/^bulk-json (.*)$/m.exec(out)[1]);
       if (run.nativeCrypto !== (mode === 'native')) throw new Error(`${mode}: ssh2 native add-on ${run.nativeCrypto}`);
       runs[mode].push(run);
@@ -224,10 +239,14 @@ try {
   const runs = { js: [], native: [] };
   for (let round = 0; round < ROUNDS; round += 1)
     for (const mode of ['js', 'native']) {
-      const out = execFileSync(process.execPath, [process.argv[1], '--child', mode, tmp, String(sshdPort)], {
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const out = execFileSync(
+        process.execPath,
+        [process.argv[1], '--child', mode, tmp, String(sshdPort), String(round)],
+        {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       runs[mode].push(JSON.parse(out));
     }
   const m = (mode, cipher, figure) => median(runs[mode].map((r) => r[cipher][figure]));

@@ -100,6 +100,8 @@ const agent = spawn(
 );
 let agentId;
 while (!agentId) {
+  // An agent that gave up (its registration timed out on a loaded machine) ends the run, not a wait forever.
+  if (agent.exitCode !== null) throw new Error(`the agent exited (${agent.exitCode}) before it connected`);
   await sleep(100);
   agentId = (await call('GET', '/api/agent', token)).agents.find((a) => a.connected)?.id;
 }
