@@ -4,7 +4,8 @@
 // BENCH_BULK_MIB (default 256; the target is stated for 1024), BENCH_LIVE_SESSIONS (default 50),
 // BENCH_IDLE_SESSIONS (default 100; the target is stated for 1000), BENCH_BULK_ROUNDS (default 3),
 // BENCH_PARTS (default bulk,echo,live,idle; `--only echo` on the command line says the same),
-// BENCH_ECHO_KEYS (default 200) and BENCH_ECHO_GAP_MS (default 20).
+// BENCH_ECHO_KEYS (default 200) and BENCH_ECHO_GAP_MS (default 20). Without ssh2's native crypto
+// add-on: `node --import ./scripts/ssh2-without-native.mjs scripts/bench-gateway.mjs`.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -12,7 +13,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { ADMIN, startBenchServer } from './bench-server.mjs';
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
+import { createRequire } from 'node:module';
 
+// Whether ssh2 loaded its native crypto add-on (read from ssh2 itself, so this bench also runs on older builds).
+const { bindingAvailable: nativeCrypto } = createRequire(import.meta.url)('ssh2/lib/protocol/crypto.js');
 const BULK_MIB = Number(process.env.BENCH_BULK_MIB ?? 256);
 const LIVE_SESSIONS = Number(process.env.BENCH_LIVE_SESSIONS ?? 50);
 const IDLE_SESSIONS = Number(process.env.BENCH_IDLE_SESSIONS ?? 100);
@@ -96,6 +100,8 @@ const agent = spawn(
 );
 let agentId;
 while (!agentId) {
+  // An agent that gave up (its registration timed out on a loaded machine) ends the run, not a wait forever.
+  if (agent.exitCode !== null) throw new Error(`the agent exited (${agent.exitCode}) before it connected`);
   await sleep(100);
   agentId = (await call('GET', '/api/agent', token)).agents.find((a) => a.connected)?.id;
 }
@@ -137,10 +143,25 @@ const sshArgs = [
   '-o',
   'LogLevel=ERROR',
 ];
+// A config file as well: `ssh -J` hands its jump host only what a config file says, not `-i`.
+const config = path.join(tmp, 'ssh_config');
+fs.writeFileSync(
+  config,
+  [
+    'Host *',
+    `  IdentityFile ${path.join(tmp, 'user_key')}`,
+    '  IdentitiesOnly yes',
+    '  StrictHostKeyChecking no',
+    '  UserKnownHostsFile /dev/null',
+    '  BatchMode yes',
+    '  LogLevel ERROR',
+    '',
+  ].join('\n'),
+);
 function runSsh(target, command) {
   return new Promise((resolve) => {
     const start = performance.now();
-    const child = spawn('ssh', [...sshArgs, ...target, command], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn('ssh', [...sshArgs, ...target, command], { stdio: ['ignore', 'pipe', 'inherit'] });
     let bytes = 0;
     child.stdout.on('data', (c) => (bytes += c.length));
     child.on('exit', () => resolve({ ms: performance.now() - start, bytes }));
@@ -156,7 +177,9 @@ try {
     // server (sessions still get their rows and files; no terminal byte reaches the recorder).
     const bulk = `yes 'gatehouse bulk output 0123456789 abcdefghijklmnopqrstuvwxyz' | head -c ${BULK_MIB * 1048576}`;
     const mibs = (r) => r.bytes / 1048576 / (r.ms / 1000);
-    const runs = { direct: [], recorded: [], unrecorded: [] };
+    const runs = { direct: [], jump: [], recorded: [], unrecorded: [] };
+    // The bastion Gatehouse replaces: `ssh -J` through a plain OpenSSH sshd on loopback (issue 19).
+    const jump = ['-F', config, '-J', `${login}@127.0.0.1:${jumpPort}`, ...direct];
     // CPU of this process (the server) per MiB: what each mode costs, whatever else the machine runs.
     // And the time the server's main thread (the gateway's event loop) was busy per MiB: when the
     // machine has a core to spare, that thread is what limits throughput.
@@ -175,24 +198,33 @@ try {
     let missing = 0;
     for (let round = 0; round < BULK_ROUNDS; round += 1) {
       const d = await runSsh(direct, bulk);
+      const j = await runSsh(jump, bulk);
       server.services.recordings.recordTerminal = true;
       const g = await measured('recorded');
       server.services.recordings.recordTerminal = false;
       const u = await measured('unrecorded');
       server.services.recordings.recordTerminal = true;
-      for (const r of [g, u]) missing += d.bytes - r.bytes;
+      for (const r of [j, g, u]) missing += d.bytes - r.bytes;
       runs.direct.push(mibs(d));
+      runs.jump.push(mibs(j));
       runs.recorded.push(mibs(g));
       runs.unrecorded.push(mibs(u));
     }
     const median = (v) => pct(v, 50);
     const ratios = runs.recorded.map((r, i) => r / runs.unrecorded[i]);
     console.log(
-      `bulk output ${BULK_MIB} MiB × ${BULK_ROUNDS} rounds (medians)   direct ${median(runs.direct).toFixed(1)} MiB/s   gateway without recording ${median(runs.unrecorded).toFixed(1)} MiB/s   with recording ${median(runs.recorded).toFixed(1)} MiB/s (bytes ${missing === 0 ? 'all arrived' : `MISSING ${missing}`})`,
+      `bulk output ${BULK_MIB} MiB × ${BULK_ROUNDS} rounds (medians), ssh2 native crypto ${nativeCrypto ? 'on' : 'off'}, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(
+          ' ',
+        )}   direct ${median(runs.direct).toFixed(1)} MiB/s   ssh -J ${median(runs.jump).toFixed(1)} MiB/s   gateway without recording ${median(runs.unrecorded).toFixed(1)} MiB/s   with recording ${median(runs.recorded).toFixed(1)} MiB/s (bytes ${missing === 0 ? 'all arrived' : `MISSING ${missing}`})`,
     );
     console.log(
-      `with/without recording: median ratio ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(3)).join(' ')}; target ≥ 0.9)   gateway/direct ${(median(runs.recorded) / median(runs.direct)).toFixed(3)}`,
+      `with/without recording: median ratio ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(3)).join(' ')}; target ≥ 0.9)   gateway/direct ${(median(runs.recorded) / median(runs.direct)).toFixed(3)}   gateway/jump ${(median(runs.recorded) / median(runs.jump)).toFixed(3)}`,
     );
+    // One line for scripts/bench-ciphers.mjs --gateway, which alternates runs with and without the add-on.
+    if (process.env.BENCH_JSON) console.log(`bulk-json ${JSON.stringify({ nativeCrypto, ...runs, cpuPerMib })}`);
     console.log(
       `server per MiB: main thread busy without recording ${median(busyPerMib.unrecorded).toFixed(2)} ms, with ${median(busyPerMib.recorded).toFixed(2)} ms (ratio ${(median(busyPerMib.unrecorded) / median(busyPerMib.recorded)).toFixed(3)})   process CPU without ${median(cpuPerMib.unrecorded).toFixed(2)} ms, with ${median(cpuPerMib.recorded).toFixed(2)} ms (ratio ${(median(cpuPerMib.unrecorded) / median(cpuPerMib.recorded)).toFixed(3)})`,
     );
@@ -218,20 +250,6 @@ try {
     // paths in one run: straight to sshd, `ssh -J` through the same plain sshd as a jump host, and
     // through Gatehouse (gateway → agent → sshd, recorded). The remote end is `cat` on a PTY: its line
     // discipline echoes each key. One key at a time, ECHO_GAP_MS after the previous echo came back.
-    const config = path.join(tmp, 'ssh_config');
-    fs.writeFileSync(
-      config,
-      [
-        'Host *',
-        `  IdentityFile ${path.join(tmp, 'user_key')}`,
-        '  IdentitiesOnly yes',
-        '  StrictHostKeyChecking no',
-        '  UserKnownHostsFile /dev/null',
-        '  BatchMode yes',
-        '  LogLevel ERROR',
-        '',
-      ].join('\n'),
-    );
     const quote = (a) => `'${a.replaceAll("'", "'\\''")}'`;
     const paths = {
       direct: ['-p', String(sshdPort), `${login}@127.0.0.1`],

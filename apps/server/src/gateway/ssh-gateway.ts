@@ -9,6 +9,7 @@ import { IdleSweep } from './idle-sweep.js';
 import { BurstReport } from '../lib/burst-report.js';
 import { LoginLimits } from './login-limits.js';
 import { SshLoginGuard } from './ssh-login-guard.js';
+import { nativeCrypto, serverAlgorithms } from './ssh-algorithms.js';
 
 /** What an SSH client reads when its login cannot be checked because the database is away. */
 export const GATEWAY_DATABASE_AWAY =
@@ -56,7 +57,10 @@ export class SshGateway {
       audit: (entry) => s.repositories.audit.append(entry),
     });
     this.report = report;
-    this.server = new ssh2.Server({ hostKeys: [hostKey], ident: 'Gatehouse' }, (client, info) => {
+    // Which crypto this process runs (ADR 0003): operators see why a gateway is slower than another.
+    this.log.info({ nativeCrypto }, nativeCrypto ? 'SSH crypto: ssh2 native add-on' : 'SSH crypto: pure JavaScript');
+    const options = { hostKeys: [hostKey], ident: 'Gatehouse', algorithms: serverAlgorithms() };
+    this.server = new ssh2.Server(options, (client, info) => {
       if (!guard.attach(client, info)) return void client.end();
       const connection = new GatewayConnection(client, info.ip, s, this.log, (minutes) => idle.update(minutes));
       this.connections.add(connection);

@@ -2,6 +2,7 @@ import ssh2 from 'ssh2';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { TunnelsRepository, TunnelWithMembers } from '../modules/tunnels/tunnels.repository.js';
 import type { AgentHub } from '../realtime/agent-hub.js';
+import { clientAlgorithms } from './ssh-algorithms.js';
 
 /** Why the onward connection to the host failed, in words for the ssh user. */
 export class UpstreamError extends Error {}
@@ -36,6 +37,7 @@ export async function connectUpstream(
       sock: stream,
       username: definition.sshLogin ?? 'root',
       ...(definition.sshAuth === 'password' ? { password: secret } : { privateKey: secret }),
+      algorithms: clientAlgorithms(),
       readyTimeout: 20_000,
       keepaliveInterval: 15_000,
       hostVerifier: (key: Buffer, verify: (valid: boolean) => void) => {

@@ -9,6 +9,8 @@ export interface Sshd {
   port: number;
   login: string;
   authorizeKey(publicKey: string): void;
+  /** What sshd printed so far (its log: LogLevel ERROR unless started with another). */
+  log(): string;
   stop(): void;
 }
 
@@ -22,7 +24,7 @@ async function freePort(): Promise<number> {
 }
 
 /** Starts sshd with its own host key and authorized_keys file; logins go to the current user. */
-export async function startSshd(): Promise<Sshd> {
+export async function startSshd(options: { logLevel?: 'ERROR' | 'DEBUG1' } = {}): Promise<Sshd> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-sshd-'));
   fs.chmodSync(dir, 0o755);
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(dir, 'host_key')]);
@@ -45,7 +47,7 @@ export async function startSshd(): Promise<Sshd> {
       'StrictModes no',
       'UsePAM no',
       'Subsystem sftp internal-sftp',
-      'LogLevel ERROR',
+      `LogLevel ${options.logLevel ?? 'ERROR'}`,
     ].join('\n'),
   );
   const child: ChildProcess = spawn('/usr/sbin/sshd', ['-D', '-e', '-f', path.join(dir, 'sshd_config')], {
@@ -69,6 +71,7 @@ export async function startSshd(): Promise<Sshd> {
     port,
     login: os.userInfo().username,
     authorizeKey: (publicKey) => fs.appendFileSync(keys, `${publicKey.trim()}\n`),
+    log: () => errors,
     stop: () => {
       child.kill('SIGTERM');
       fs.rmSync(dir, { recursive: true, force: true });
