@@ -40,7 +40,8 @@ export const twoFactorStatus = defineRoute({
   method: 'GET',
   path: '/api/user/two-factor',
   tag: 'two-factor',
-  summary: 'The caller’s second factors: authenticator app, passkeys, recovery codes left, and whether a role requires one.',
+  summary:
+    'The caller’s second factors: authenticator app, passkeys, recovery codes left, and whether a role requires one.',
   access: { kind: 'signed-in' },
   beforeSecondFactor: 'enrol',
   response: TwoFactorStatus,
@@ -106,7 +107,8 @@ export const passkeyRegistrationOptions = defineRoute({
   method: 'POST',
   path: '/api/user/passkeys/options',
   tag: 'two-factor',
-  summary: 'Options for navigator.credentials.create to register a passkey or security key (a challenge valid 5 minutes).',
+  summary:
+    'Options for navigator.credentials.create to register a passkey or security key (a challenge valid 5 minutes).',
   access: { kind: 'signed-in' },
   beforeSecondFactor: 'enrol',
   fresh: true,
@@ -180,7 +182,8 @@ export const passkeySignInOptions = defineRoute({
   method: 'POST',
   path: '/api/login/passkey/options',
   tag: 'two-factor',
-  summary: 'Options for navigator.credentials.get to sign in with a passkey alone (discoverable, user verification required).',
+  summary:
+    'Options for navigator.credentials.get to sign in with a passkey alone (discoverable, user verification required).',
   access: { kind: 'public' },
   response: WebAuthnOptions,
   errors: { 429: 'Rate limited' },

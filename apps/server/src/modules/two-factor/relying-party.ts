@@ -6,7 +6,10 @@ import type { RelyingParty } from './webauthn.js';
  * GATEHOUSE_PUBLIC_URL) when set, else the origin the request reached (the console is served by
  * this server). Browsers bind a passkey to the host name, so a page on another origin cannot use it.
  */
-export function relyingPartyFor(configured: string | undefined, request: { protocol: string; host: string }): RelyingParty {
+export function relyingPartyFor(
+  configured: string | undefined,
+  request: { protocol: string; host: string },
+): RelyingParty {
   const base = configured?.trim() || `${request.protocol === 'https' ? 'https' : 'http'}://${request.host}`;
   let url: URL;
   try {

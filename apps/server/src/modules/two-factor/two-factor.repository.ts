@@ -1,12 +1,6 @@
 import { and, asc, count, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import {
-  userPasskeys,
-  userRecoveryCodes,
-  userTotp,
-  users,
-  webauthnChallenges,
-} from '../../db/schema.js';
+import { userPasskeys, userRecoveryCodes, userTotp, users, webauthnChallenges } from '../../db/schema.js';
 
 /** A stored passkey: what verification needs, and what its owner sees. */
 export type PasskeyRow = typeof userPasskeys.$inferSelect;
@@ -104,9 +98,7 @@ export class TwoFactorRepository {
 
   /** A passkey by its credential id (whoever owns it). */
   async passkeyByCredential(credentialId: string): Promise<PasskeyRow | undefined> {
-    return (
-      await this.db.select().from(userPasskeys).where(eq(userPasskeys.credentialId, credentialId)).limit(1)
-    )[0];
+    return (await this.db.select().from(userPasskeys).where(eq(userPasskeys.credentialId, credentialId)).limit(1))[0];
   }
 
   /** Stores a new passkey; undefined when its credential id is registered already. */

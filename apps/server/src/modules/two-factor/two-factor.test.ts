@@ -1,38 +1,10 @@
-import { Secret, TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
+import { codeFor, enrolTotp, forgetLastStep } from '../../test/two-factor.js';
 
 type SignedIn = {
   response: { user: { authentication_token: string; second_factor?: string[]; effectivePermissions: string[] } };
 };
-
-/** The code an authenticator app shows for this secret, `steps` periods from now. */
-export function codeFor(secret: string, steps = 0): string {
-  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
-  return totp.generate({ timestamp: Date.now() + steps * 30_000 });
-}
-
-/** Lets the next code of the same time step count again (tests that are not about replay). */
-export async function forgetLastStep(server: TestServer, email: string): Promise<void> {
-  await server.services.database.query(
-    `UPDATE user_totp SET last_step = NULL WHERE user_id = (SELECT id FROM users WHERE email = $1)`,
-    [email],
-  );
-}
-
-/** Enrols an authenticator app for the holder of `token`; answers its secret and the recovery codes. */
-export async function enrolTotp(server: TestServer, token: string) {
-  const started = await server.call<{ secret: string; otpauth_uri: string }>('POST', '/api/user/two-factor/totp', {
-    token,
-  });
-  expect(started.status).toBe(200);
-  const confirmed = await server.call<{ recovery_codes?: string[] }>('POST', '/api/user/two-factor/totp/confirm', {
-    token,
-    body: { code: codeFor(started.body.secret) },
-  });
-  expect(confirmed.status).toBe(200);
-  return { secret: started.body.secret, uri: started.body.otpauth_uri, recovery: confirmed.body.recovery_codes ?? [] };
-}
 
 describe.each(DATABASES)('two-factor sign-in on %s', (kind) => {
   let server: TestServer;
@@ -108,7 +80,10 @@ describe.each(DATABASES)('two-factor sign-in on %s', (kind) => {
     });
     const role = roles.body.roles.find((r) => r.name.startsWith('test-role-'))!;
     expect(role.require_two_factor).toBe(false);
-    const set = await server.call('PUT', `/api/role/${role.name}/two-factor`, { token: admin, body: { required: true } });
+    const set = await server.call('PUT', `/api/role/${role.name}/two-factor`, {
+      token: admin,
+      body: { required: true },
+    });
     expect(set.status).toBe(200);
     const token = await server.login('dee@example.test', 'dee-password-123');
     const blocked = await server.call<{ message: string; two_factor?: string }>('GET', '/api/agent', { token });

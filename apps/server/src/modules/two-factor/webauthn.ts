@@ -88,7 +88,8 @@ export class WebAuthn {
     } catch {
       throw new HttpError(400, 'The browser’s answer did not verify: try adding the passkey again.');
     }
-    if (!result.verified) throw new HttpError(400, 'The browser’s answer did not verify: try adding the passkey again.');
+    if (!result.verified)
+      throw new HttpError(400, 'The browser’s answer did not verify: try adding the passkey again.');
     const { credential: made } = result.registrationInfo;
     return {
       credentialId: made.id,
