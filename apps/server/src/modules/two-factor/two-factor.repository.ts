@@ -131,15 +131,16 @@ export class TwoFactorRepository {
 
   /**
    * Whether the user has a confirmed authenticator app, how many passkeys, and whether a role of
-   * theirs requires a second factor: one query, asked on every authenticated call.
+   * theirs requires a second factor: one query, asked on every authenticated call. (The user's id
+   * is a parameter: a bare column of the outer table would bind to the subquery's own `id`.)
    */
   async stateOf(userId: string): Promise<{ totp: boolean; passkeys: number; required: boolean }> {
     const rows = await this.db
       .select({
-        totp: sql<boolean>`EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = ${users.id} AND t.confirmed_at IS NOT NULL)`,
-        passkeys: sql<number>`(SELECT count(*)::int FROM user_passkeys p WHERE p.user_id = ${users.id})`,
+        totp: sql<boolean>`EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = ${userId} AND t.confirmed_at IS NOT NULL)`,
+        passkeys: sql<number>`(SELECT count(*)::int FROM user_passkeys p WHERE p.user_id = ${userId})`,
         required: sql<boolean>`EXISTS (SELECT 1 FROM user_roles ur JOIN roles r ON r.name = ur.role_name
-          WHERE ur.user_id = ${users.id} AND r.require_two_factor)`,
+          WHERE ur.user_id = ${userId} AND r.require_two_factor)`,
       })
       .from(users)
       .where(eq(users.id, userId));

@@ -120,6 +120,23 @@ describe.each(DATABASES)('two-factor sign-in on %s', (kind) => {
     expect(withCode.status).toBe(200);
   });
 
+  it('asks someone whose only factor is a passkey for it after the password', async () => {
+    await server.createUser('pia@example.test', 'pia-password-12');
+    await server.services.database.query(
+      `INSERT INTO user_passkeys (user_id, credential_id, public_key, name)
+       SELECT id, 'pia-credential', 'AAAA', 'Laptop' FROM users WHERE email = 'pia@example.test'`,
+    );
+    const res = await login('pia@example.test', 'pia-password-12');
+    expect(res.body.response.user.second_factor).toEqual(['passkey']);
+    const options = await server.call<{ options: { allowCredentials: { id: string }[] } }>(
+      'POST',
+      '/api/auth/second-factor/options',
+      { token: res.body.response.user.authentication_token },
+    );
+    expect(options.status).toBe(200);
+    expect(options.body.options.allowCredentials.map((c) => c.id)).toEqual(['pia-credential']);
+  });
+
   it('a user without a second factor signs in as before', async () => {
     const res = await login(ADMIN.email, ADMIN.password);
     expect(res.status).toBe(200);
