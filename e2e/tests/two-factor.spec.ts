@@ -52,12 +52,12 @@ test.describe('two-factor sign-in', () => {
     await expect(page.getByText(/requires two-factor sign-in for your role/)).toBeVisible();
     await page.goto('/#/hosts');
     await expect(page).toHaveURL(/#\/account\/two-factor/);
-    await page.screenshot({ path: `${SCREENS}/two-factor-enrol-en-light.png` });
+    await page.screenshot({ path: `${SCREENS}/two-factor-enrol-en.png` });
 
     await page.getByRole('button', { name: 'Set up' }).click();
     const dialog = page.getByRole('dialog', { name: 'Set up an authenticator app' });
     await expect(dialog.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
-    await page.screenshot({ path: `${SCREENS}/two-factor-qr-en-light.png` });
+    await page.screenshot({ path: `${SCREENS}/two-factor-qr-en.png` });
     const secret = ((await dialog.getByTestId('totp-secret').textContent()) ?? '').replace(/\s+/g, '');
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     await dialog.getByLabel('Code from the app').fill('000000');
@@ -68,7 +68,7 @@ test.describe('two-factor sign-in', () => {
 
     const codes = page.getByRole('dialog', { name: 'Your recovery codes' });
     await expect(codes.getByRole('listitem')).toHaveCount(10);
-    await page.screenshot({ path: `${SCREENS}/two-factor-recovery-codes-en-light.png` });
+    await page.screenshot({ path: `${SCREENS}/two-factor-recovery-codes-en.png` });
     await codes.getByRole('button', { name: 'I have saved them' }).click();
     await page.getByRole('button', { name: 'Continue to the console' }).click();
     await expect(mainNav(page)).toBeVisible();
@@ -81,7 +81,7 @@ test.describe('two-factor sign-in', () => {
     await enterPassword(page, member);
     const step = page.getByRole('form', { name: 'Second step of the sign-in' });
     await expect(step).toBeVisible();
-    await page.screenshot({ path: `${SCREENS}/two-factor-sign-in-en-light.png` });
+    await page.screenshot({ path: `${SCREENS}/two-factor-sign-in-en.png` });
     await step.getByLabel('Code').fill(codeFor(secret, 1));
     await step.getByRole('button', { name: 'Verify' }).click();
     await expect(mainNav(page)).toBeVisible();
@@ -97,6 +97,18 @@ test.describe('two-factor sign-in', () => {
     await page.locator('button[type=submit]').click();
     await expect(page.getByRole('form', { name: 'الخطوة الثانية من تسجيل الدخول' })).toBeVisible();
     await page.screenshot({ path: `${SCREENS}/two-factor-sign-in-ar-dark.png` });
+    // And in light mode, English and Arabic.
+    await look(page, 'en', 'light', '/#/signin');
+    await enterPassword(page, member);
+    await expect(page.getByRole('form', { name: 'Second step of the sign-in' })).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/two-factor-sign-in-en-light.png` });
+    await look(page, 'ar', 'light', '/#/signin');
+    await page.locator('input[name=email]').fill(member.email);
+    await page.locator('input[name=password]').fill(member.password);
+    await page.locator('button[type=submit]').click();
+    const arStep = page.getByRole('form', { name: 'الخطوة الثانية من تسجيل الدخول' });
+    await arStep.locator('input[name=code]').fill(codeFor(secret, -1));
+    await page.screenshot({ path: `${SCREENS}/two-factor-sign-in-ar-light.png` });
   });
 
   test('a passkey added on My account signs in alone, and as the second step after a password', async ({
@@ -131,12 +143,12 @@ test.describe('two-factor sign-in', () => {
     await expect(codes.getByRole('listitem')).toHaveCount(10);
     await codes.getByRole('button', { name: 'I have saved them' }).click();
     await expect(page.getByText('Laptop', { exact: true })).toBeVisible();
-    await page.screenshot({ path: `${SCREENS}/two-factor-passkey-added-en-light.png` });
+    await page.screenshot({ path: `${SCREENS}/two-factor-passkey-added-en.png` });
 
     // A passkey alone: no email, no password.
     await page.goto(`${base}/#/signout`);
     await expect(page).toHaveURL(/#\/signin/);
-    await page.screenshot({ path: `${SCREENS}/sign-in-passkey-en-light.png` });
+    await page.screenshot({ path: `${SCREENS}/sign-in-passkey-en.png` });
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await expect(mainNav(page)).toBeVisible();
     await expect(page.getByRole('button', { name: /user menu/i })).toBeVisible();

@@ -28,7 +28,8 @@ export function EnrolPage() {
           {t('account.twoFactor.mustEnrol')}
         </Alert>
       ) : null}
-      <TwoFactorCard />
+      {/* The page's notice says why already; the card's own would repeat it. */}
+      <TwoFactorCard showRequired={!mustEnrol} />
       {enrolled ? (
         <Box sx={{ mt: 2, display: 'flex', justifyContent: 'flex-end' }}>
           <Button variant="contained" onClick={() => void navigate('/')}>

@@ -57,7 +57,7 @@ function FactorRow(props: { title: string; text: string; on: boolean; action: Re
  * Two-factor sign-in on My account (issue 20): the authenticator app (set up with a QR code, or
  * removed after a re-authorization with the factor), passkeys and security keys, and recovery codes.
  */
-export function TwoFactorCard() {
+export function TwoFactorCard({ showRequired = true }: { showRequired?: boolean }) {
   const { t } = useTranslation();
   const snackbar = useSnackbar();
   const status = useTwoFactorStatus();
@@ -79,7 +79,7 @@ export function TwoFactorCard() {
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
         {t('account.twoFactor.intro')}
       </Typography>
-      {data?.required && !enrolled ? (
+      {showRequired && data?.required && !enrolled ? (
         <Alert severity="warning" variant="outlined" sx={{ my: 1.5 }}>
           {t('account.twoFactor.required')}
         </Alert>
@@ -165,7 +165,7 @@ export function TwoFactorCard() {
           </Box>
           <FactorRow
             title={t('account.twoFactor.codesHeading')}
-            text={t('account.twoFactor.codesLeft', { count: data.recovery_codes_left })}
+            text={t('account.twoFactor.codesLeft', { n: data.recovery_codes_left })}
             on={data.recovery_codes_left > 0}
             action={
               enrolled ? (
