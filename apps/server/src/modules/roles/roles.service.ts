@@ -108,7 +108,7 @@ export class RolesService {
    */
   async setTwoFactor(principal: Principal, name: string, required: boolean) {
     const role = await this.require(name);
-    if (!required) assertMayGrant(principal, role.permissions as Permission[]);
+    if (!required) assertMayGrant(principal, role.permissions);
     await this.roles.setRequireTwoFactor(name, required);
     return {
       message: required
