@@ -40,7 +40,7 @@ export const roles = pgTable('roles', {
   name: text('name').primaryKey(),
   builtin: boolean('builtin').notNull().default(false),
   createdAt: createdAt(),
-  /** Holders must enrol a second factor before anything else (migration 0028). */
+  /** Holders must enrol a second factor before anything else (migration 0029). */
   requireTwoFactor: boolean('require_two_factor').notNull().default(false),
 });
 
@@ -533,7 +533,7 @@ export const fileTransfers = pgTable(
   (t) => [index('file_transfers_recording_idx').on(t.recordingId, t.t, t.id)],
 );
 
-/** A user's authenticator app (migration 0028): the seed sealed, confirmed once a code was proven. */
+/** A user's authenticator app (migration 0029): the seed sealed, confirmed once a code was proven. */
 export const userTotp = pgTable('user_totp', {
   userId: uuid('user_id')
     .primaryKey()
@@ -545,7 +545,7 @@ export const userTotp = pgTable('user_totp', {
   createdAt: createdAt(),
 });
 
-/** Recovery codes, stored as SHA-256, each used once (migration 0028). */
+/** Recovery codes, stored as SHA-256, each used once (migration 0029). */
 export const userRecoveryCodes = pgTable(
   'user_recovery_codes',
   {
@@ -558,7 +558,7 @@ export const userRecoveryCodes = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
 );
 
-/** WebAuthn credentials: passkeys and security keys (migration 0028). */
+/** WebAuthn credentials: passkeys and security keys (migration 0029). */
 export const userPasskeys = pgTable('user_passkeys', {
   id: uuid('id')
     .primaryKey()
@@ -575,7 +575,7 @@ export const userPasskeys = pgTable('user_passkeys', {
   lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
 });
 
-/** One WebAuthn ceremony's challenge, used up once, shared by instances (migration 0028). */
+/** One WebAuthn ceremony's challenge, used up once, shared by instances (migration 0029). */
 export const webauthnChallenges = pgTable('webauthn_challenges', {
   id: text('id').primaryKey(),
   userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),

@@ -22,7 +22,7 @@ import { sql as objectStorage } from './0023-object-storage.js';
 import { sql as captureStatus } from './0024-capture-status.js';
 import { sql as videoEvidence } from './0025-video-evidence.js';
 import { sql as rdpClipboard } from './0026-rdp-clipboard.js';
-import { sql as twoFactor } from './0028-two-factor.js';
+import { sql as twoFactor } from './0029-two-factor.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -50,5 +50,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0024-capture-status', sql: captureStatus },
   { id: '0025-video-evidence', sql: videoEvidence },
   { id: '0026-rdp-clipboard', sql: rdpClipboard },
-  { id: '0028-two-factor', sql: twoFactor },
+  { id: '0029-two-factor', sql: twoFactor },
 ];

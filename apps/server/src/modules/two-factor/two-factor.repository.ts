@@ -5,7 +5,7 @@ import { userPasskeys, userRecoveryCodes, userTotp, users, webauthnChallenges } 
 /** A stored passkey: what verification needs, and what its owner sees. */
 export type PasskeyRow = typeof userPasskeys.$inferSelect;
 
-/** Queries on second factors (migration 0028). Every write that decides once is one atomic statement. */
+/** Queries on second factors (migration 0029). Every write that decides once is one atomic statement. */
 export class TwoFactorRepository {
   constructor(private readonly db: Db) {}
 
