@@ -10,6 +10,8 @@ import { agentHandlers } from './modules/agents/agents.routes.js';
 import { apiKeyHandlers } from './modules/apikeys/apikeys.routes.js';
 import { auditHandlers, installAuditExportAudit } from './modules/audit/audit.routes.js';
 import { authHandlers } from './modules/auth/auth.routes.js';
+import { relyingPartyFor } from './modules/two-factor/relying-party.js';
+import { twoFactorHandlers } from './modules/two-factor/two-factor.routes.js';
 import { groupHandlers } from './modules/groups/groups.routes.js';
 import { licenseHandlers } from './modules/license/license.routes.js';
 import { mailHandlers } from './modules/mail/mail.routes.js';
@@ -75,7 +77,10 @@ export async function buildApp(
   installAuditExportAudit(app);
   installSamlForm(app);
   const handlers: Handlers = {
-    ...authHandlers(services.auth, services.security, services.repositories.settings),
+    ...authHandlers(services.auth, services.security, services.repositories.settings, async (request) =>
+      relyingPartyFor((await services.settings.get()).public_url || config.publicUrl, request),
+    ),
+    ...twoFactorHandlers(services, config),
     ...systemHandlers(services, config.buildTag),
     ...auditHandlers(services),
     ...userHandlers(services),

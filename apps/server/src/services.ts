@@ -80,6 +80,9 @@ import { RecordingObjects } from './recordings/recording-objects.js';
 import { TransfersService } from './modules/recordings/transfers.service.js';
 import { FileTransfersRepository } from './recordings/file-transfers.repository.js';
 import { Readiness } from './lifecycle/readiness.js';
+import { TwoFactorRepository } from './modules/two-factor/two-factor.repository.js';
+import { TwoFactorService } from './modules/two-factor/two-factor.service.js';
+import { WebAuthn } from './modules/two-factor/webauthn.js';
 
 /** The repositories and services of one server, wired over one database. */
 export type Services = ReturnType<typeof createServices>;
@@ -149,6 +152,14 @@ export function createServices(database: Database, options: ServiceOptions) {
   const settings = new SettingsService(settingsRepository, box);
   const auth = new AuthService(users, tokens, guard, security, options.loginRatePerMinute, () => ssoConfig.authType());
   auth.onRevoked = (tokenHash) => liveRights.tokenRevoked(tokenHash);
+  // Second factors (issue 20): codes are checked through the same limits and lockout as passwords.
+  const twoFactorRepository = new TwoFactorRepository(db);
+  const twoFactor = new TwoFactorService(twoFactorRepository, box, new WebAuthn(twoFactorRepository), {
+    guard: (email, source) => auth.guardCurrentPassword(email, source),
+    wrong: (email, text, status) => auth.wrongCurrentPassword(email, text, status),
+    clear: (email) => guard.clearFailures(email),
+  });
+  auth.twoFactor = twoFactor;
   const usersService = new UsersService(users, roles);
   const mail = new MailService(settings, new OutboxRepository(db), box, options.log.child({ component: 'api' }));
   const gatewayKeys = new GatewayKeys(
@@ -293,10 +304,12 @@ export function createServices(database: Database, options: ServiceOptions) {
       tokens,
       apiKeys,
       ssoFlows: ssoFlowsRepository,
+      twoFactor: twoFactorRepository,
     },
     security,
     settings,
     auth,
+    twoFactor,
     mail,
     usersService,
     usersAdmin: new UsersAdminService(users, usersAdmin, rolesAdmin, groups, usersService, policy),

@@ -48,6 +48,12 @@ export interface RouteContract {
    * minutes (POST /api/auth/authorize gives either).
    */
   fresh?: true;
+  /**
+   * Callable before the second factor (issue 20): 'verify' with the token of a password sign-in
+   * still waiting for its second factor; 'enrol' by someone whose role requires a second factor
+   * they have not enrolled yet. Every other route refuses both with 403.
+   */
+  beforeSecondFactor?: 'enrol' | 'verify';
   /** Statuses other than success this call may answer, with why. */
   errors?: Partial<Record<number, string>>;
 }
@@ -72,6 +78,13 @@ export const ErrorBody = z
       .enum(['single-use', 'freshness'])
       .optional()
       .describe('401 only: the call needs a fresh authorization (POST /api/auth/authorize), then a retry'),
+    two_factor: z
+      .enum(['enrol', 'verify'])
+      .optional()
+      .describe(
+        '403: enrol a second factor first (a role requires one), or finish the sign-in with it (POST /api/auth/second-factor); ' +
+          '401 of POST /api/auth/authorize: send the second factor too',
+      ),
   })
   .meta({ id: 'ErrorBody' });
 export type ErrorBody = z.infer<typeof ErrorBody>;

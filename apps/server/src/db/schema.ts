@@ -40,6 +40,8 @@ export const roles = pgTable('roles', {
   name: text('name').primaryKey(),
   builtin: boolean('builtin').notNull().default(false),
   createdAt: createdAt(),
+  /** Holders must enrol a second factor before anything else (migration 0029). */
+  requireTwoFactor: boolean('require_two_factor').notNull().default(false),
 });
 
 export const rolePermissions = pgTable(
@@ -554,3 +556,54 @@ export const fileTransfers = pgTable(
   },
   (t) => [index('file_transfers_recording_idx').on(t.recordingId, t.t, t.id)],
 );
+
+/** A user's authenticator app (migration 0029): the seed sealed, confirmed once a code was proven. */
+export const userTotp = pgTable('user_totp', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  secretSealed: text('secret_sealed').notNull(),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  /** The last time step accepted: a code of it or an earlier step is never accepted again. */
+  lastStep: bigint('last_step', { mode: 'number' }),
+  createdAt: createdAt(),
+});
+
+/** Recovery codes, stored as SHA-256, each used once (migration 0029). */
+export const userRecoveryCodes = pgTable(
+  'user_recovery_codes',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
+
+/** WebAuthn credentials: passkeys and security keys (migration 0029). */
+export const userPasskeys = pgTable('user_passkeys', {
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  credentialId: text('credential_id').notNull().unique(),
+  publicKey: text('public_key').notNull(),
+  counter: bigint('counter', { mode: 'number' }).notNull().default(0),
+  transports: text('transports').notNull().default('[]'),
+  name: text('name').notNull(),
+  createdAt: createdAt(),
+  lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+});
+
+/** One WebAuthn ceremony's challenge, used up once, shared by instances (migration 0029). */
+export const webauthnChallenges = pgTable('webauthn_challenges', {
+  id: text('id').primaryKey(),
+  userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose').notNull(),
+  challenge: text('challenge').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

@@ -1,6 +1,7 @@
 import { ADMIN_ROLE, SSO_SSH_KEY_HOURS } from '@gatehouse/contracts';
 import ssh2 from 'ssh2';
 import type { AuthContext } from 'ssh2';
+import { HttpError } from '../http/errors.js';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import { verifyAgainstNothing, verifyPassword } from '../modules/auth/passwords.js';
 import { fingerprintOf } from '../modules/ssh-keys/public-key.js';
@@ -16,7 +17,13 @@ export function parseGatewayUsername(username: string): { user: string; host: st
 
 /** The outcome of one authentication attempt. */
 export type AuthOutcome =
-  { ok: true; user: UserRow; method: 'password' | 'publickey' } | { ok: false; probe?: boolean };
+  | { ok: true; user: UserRow; method: 'password' | 'publickey' | 'password+totp' }
+  | { ok: false; probe?: boolean; reason?: string }
+  /** The password was right; the authenticator app's code must follow (keyboard-interactive). */
+  | { ok: false; partial: UserRow };
+
+/** The prompt of the second step, as ssh shows it. */
+export const CODE_PROMPT = 'Gatehouse verification code: ';
 
 /**
  * Checks a gateway login. Passwords and signed public-key attempts go through the console's
@@ -59,6 +66,37 @@ export class GatewayAuth {
     return name.includes('@') ? this.users.findByEmail(name) : this.findByLocalPart(name);
   }
 
+  /**
+   * Issue 20: after a right password, someone with an authenticator app must type its code next;
+   * someone whose only second factor is a passkey (which SSH cannot ask for), or whose role requires
+   * a second factor not set up yet, is refused here (a registered SSH key still works).
+   */
+  private async afterPassword(user: UserRow): Promise<AuthOutcome> {
+    const factors = await this.auth.twoFactor?.state(user.id);
+    if (!factors || (!factors.enrolled && !factors.required)) return { ok: true, user, method: 'password' };
+    if (factors.totp) return { ok: false, partial: user };
+    return {
+      ok: false,
+      reason: factors.enrolled ? 'second factor is a passkey only' : 'second factor required, none set up',
+    };
+  }
+
+  /**
+   * The second step after a right password: the code typed at the keyboard-interactive prompt, checked
+   * like the console's (each code once; wrong codes count toward the email's lockout).
+   */
+  async checkCode(user: UserRow, code: string, source: string): Promise<AuthOutcome> {
+    const twoFactor = this.auth.twoFactor;
+    if (!twoFactor) return { ok: false };
+    try {
+      await twoFactor.verify(user, { code }, source);
+      return { ok: true, user, method: 'password+totp' };
+    } catch (error) {
+      if (error instanceof HttpError) return { ok: false, reason: 'wrong second factor' };
+      throw error;
+    }
+  }
+
   /** Decides one authentication request. */
   async check(ctx: AuthContext, name: string, source: string): Promise<AuthOutcome> {
     if (ctx.method === 'password') {
@@ -73,7 +111,7 @@ export class GatewayAuth {
         return { ok: false };
       }
       await this.auth.succeededSignIn(emailKey);
-      return { ok: true, user, method: 'password' };
+      return this.afterPassword(user);
     }
     if (ctx.method === 'publickey') {
       const user = await this.resolveUser(name);

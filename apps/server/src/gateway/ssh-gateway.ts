@@ -3,7 +3,8 @@ import ssh2 from 'ssh2';
 import { isDatabaseUnavailable } from '../db/health.js';
 import { detach, logFailure } from '../lib/detach.js';
 import type { Services } from '../services.js';
-import { GatewayAuth, parseGatewayUsername } from './gateway-auth.js';
+import type { UserRow } from '../modules/users/users.repository.js';
+import { type AuthOutcome, CODE_PROMPT, GatewayAuth, parseGatewayUsername } from './gateway-auth.js';
 import { GatewayConnection } from './gateway-connection.js';
 import { IdleSweep } from './idle-sweep.js';
 import { BurstReport } from '../lib/burst-report.js';
@@ -66,6 +67,8 @@ export class SshGateway {
       this.connections.add(connection);
       client.on('close', () => this.connections.delete(connection));
       client.on('error', (error) => this.log.debug({ err: error }, 'gateway client error'));
+      // The user whose password was right and whose authenticator code must follow (issue 20).
+      let partial: { user: UserRow; name: string; host: string } | undefined;
       client.on('authentication', (ctx) => {
         // Draining: a login that was under way when it began is told so, never admitted.
         if (this.draining && guard.refuseLogin(client, GATEWAY_DRAINING)) return;
@@ -73,9 +76,24 @@ export class SshGateway {
         // A connection past its allowed failed attempts is told so and closed instead of answered.
         if (!parsed)
           return ctx.method !== 'none' && guard.failed(client) ? undefined : ctx.reject(['password', 'publickey']);
-        auth.check(ctx, parsed.user, info.ip).then(
+        const decide = async (): Promise<AuthOutcome> => {
+          if (ctx.method !== 'keyboard-interactive') return auth.check(ctx, parsed.user, info.ip);
+          const pending = partial;
+          if (!pending || pending.name !== parsed.user || pending.host !== parsed.host) return { ok: false };
+          const answers = await new Promise<string[]>((resolve) =>
+            ctx.prompt(
+              [{ prompt: CODE_PROMPT, echo: false }],
+              'Gatehouse two-factor sign-in',
+              'Enter the code from your authenticator app, or a recovery code.',
+              resolve,
+            ),
+          );
+          return auth.checkCode(pending.user, answers[0] ?? '', info.ip);
+        };
+        decide().then(
           async (outcome) => {
             if (outcome.ok) {
+              partial = undefined;
               connection.authenticated(outcome.user, parsed.host, outcome.method);
               await s.repositories.audit.append({
                 actorId: outcome.user.id,
@@ -87,6 +105,10 @@ export class SshGateway {
                 detail: { method: outcome.method },
               });
               ctx.accept();
+            } else if ('partial' in outcome) {
+              // Partial success (RFC 4252 §5.1): the password is right, the code must follow.
+              partial = { user: outcome.partial, name: parsed.user, host: parsed.host };
+              ctx.reject(['keyboard-interactive'], true);
             } else if ('probe' in outcome && outcome.probe) {
               ctx.accept(); // PK_OK: the client may now sign; this authenticates nobody
             } else {
@@ -97,11 +119,12 @@ export class SshGateway {
                   target: parsed.host,
                   outcome: 'denied',
                   source: info.ip,
-                  detail: { method: ctx.method },
+                  detail: { method: ctx.method, ...(outcome.reason ? { reason: outcome.reason } : {}) },
                 });
                 if (guard.failed(client)) return;
               }
-              ctx.reject(['password', 'publickey']);
+              // After a right password, only the code is asked for again.
+              ctx.reject(partial ? ['keyboard-interactive'] : ['password', 'publickey'], partial !== undefined);
             }
           },
           (error: unknown) => {

@@ -15,7 +15,7 @@ import {
 import type { ZodType } from 'zod';
 import type { AuthService } from '../modules/auth/auth.service.js';
 import { type Principal, holdsAdminRole } from '../modules/auth/principal.js';
-import { HttpError, ReauthError, describeIssues } from './errors.js';
+import { HttpError, ReauthError, SecondFactorError, describeIssues } from './errors.js';
 
 /** What a handler may add to the audit entry of its request. */
 export interface AuditNote {
@@ -115,6 +115,7 @@ async function authorize(route: RouteContract, request: FastifyRequest, token: s
       401,
       'Your session has ended: it expired or was signed out, or your account was changed or deleted. Sign in again.',
     );
+  checkSecondFactor(route, principal);
   if (route.access.kind === 'admin-role' && !holdsAdminRole(principal)) {
     throw new HttpError(403, 'Only holders of the admin role may do this.');
   }
@@ -123,6 +124,26 @@ async function authorize(route: RouteContract, request: FastifyRequest, token: s
   }
   await checkFreshness(route, request, principal, gate);
   return principal;
+}
+
+/**
+ * Two-factor sign-in (issue 20): a sign-in still waiting for its second factor reaches only the
+ * calls that finish it; someone a role requires to have a second factor reaches only enrolment
+ * (and what the console needs to show it) until they have one.
+ */
+function checkSecondFactor(route: RouteContract, principal: Principal) {
+  if (principal.tokenKind === 'mfa' && route.beforeSecondFactor !== 'verify')
+    throw new SecondFactorError(
+      'verify',
+      403,
+      'Finish signing in first: enter the code from your authenticator app, a recovery code, or use your passkey.',
+    );
+  if (principal.mustEnrol && route.beforeSecondFactor === undefined)
+    throw new SecondFactorError(
+      'enrol',
+      403,
+      'A role of yours requires two-factor sign-in: set up an authenticator app or a passkey in My account before anything else.',
+    );
 }
 
 /**

@@ -38,6 +38,20 @@ export class ReauthError extends HttpError {
   }
 }
 
+/**
+ * A second factor is missing (issue 20): 403 'enrol' (a role requires one not set up yet), 403
+ * 'verify' (a sign-in waiting for its second step), 401 'verify' (re-authorization needs it too).
+ */
+export class SecondFactorError extends HttpError {
+  constructor(
+    readonly twoFactor: 'enrol' | 'verify',
+    status: 401 | 403,
+    message: string,
+  ) {
+    super(status, message, [message]);
+  }
+}
+
 /** Builds the error body every failure uses. */
 export function errorBody(status: number, message: string, errors?: string[]): ErrorBody {
   return {
@@ -73,7 +87,13 @@ export function installErrorHandler(app: FastifyInstance, health?: DatabaseHealt
       void reply
         .headers(error.headers)
         .status(error.status)
-        .send(error instanceof ReauthError ? { ...body, reauth: error.reauth } : body);
+        .send(
+          error instanceof ReauthError
+            ? { ...body, reauth: error.reauth }
+            : error instanceof SecondFactorError
+              ? { ...body, two_factor: error.twoFactor }
+              : body,
+        );
       return;
     }
     if (error instanceof ZodError) {

@@ -5,6 +5,7 @@ import type { RouteRef } from './api-routes';
 import type { ReauthReason, RetryCredential } from './reauth';
 import { canAuthorize, isListedForSingleUse, obtainAuthorization, savedLimitSettings } from './reauth';
 import { getToken, signOut } from './session';
+import { requireEnrolment } from './two-factor-gate';
 import { STORAGE_KEYS, removeKey, writeString } from './storage';
 
 /** Options of one API call. */
@@ -22,6 +23,8 @@ export interface CallOptions<R extends RouteContract> {
   signal?: AbortSignal;
   /** False for the authorize call itself: a 401 asking for authorization then fails the call at once. */
   reauth?: boolean;
+  /** A token other than the stored session's: the sign-in waiting for its second factor. */
+  token?: string;
 }
 
 /**
@@ -62,7 +65,7 @@ interface Sent {
 
 /** Sends the call once: with the one-shot token when given, else the stored session token. */
 async function send(route: RouteRef<RouteName>, options: CallOptions<RouteContract>, oneshot?: string): Promise<Sent> {
-  const token = getToken();
+  const token = options.token ?? getToken();
   const headers: Record<string, string> = { ...options.headers, Accept: 'application/json' };
   if (options.body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers[TOKEN_HEADER_ALT] = token;
@@ -136,6 +139,8 @@ export async function apiCall<K extends RouteName>(
     sent = await retry(ref, opts, credential);
   }
   const { response, body } = sent;
+  // A role requires a second factor not set up yet: the console goes to the enrolment page.
+  if (response.status === 403 && asErrorBody(body)?.two_factor === 'enrol') requireEnrolment();
   if (!response.ok) {
     // A refused one-shot token or a call asking for authorization says nothing about the session.
     const sessionRefused = response.status === 401 && !usedOneShot && reauthOf(sent) === undefined;

@@ -29,6 +29,9 @@ export function asErrorBody(value: unknown): ErrorBody | null {
       ? { response: { errors: candidate.response.errors.filter(isString) } }
       : {}),
     ...(candidate.reauth === 'single-use' || candidate.reauth === 'freshness' ? { reauth: candidate.reauth } : {}),
+    ...(candidate.two_factor === 'enrol' || candidate.two_factor === 'verify'
+      ? { two_factor: candidate.two_factor }
+      : {}),
   };
 }
 

@@ -18,6 +18,8 @@ export interface MockRole {
   name: string;
   permissions: Permission[];
   builtin: boolean;
+  /** Holders must set up a second factor (issue 20). */
+  requireTwoFactor?: boolean;
 }
 
 /** A group with its direct members (emails, agent ids, child group names). */

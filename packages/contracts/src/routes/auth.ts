@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../limits.js';
 import { PERMISSIONS } from '../permissions.js';
 import { MessageBody, defineRoute } from '../route.js';
+import { PasskeyProof, SecondFactorCode } from './two-factor-parts.js';
 
 /** A role as the console sees it: its name and permissions. */
 export const RoleSummary = z.object({ name: z.string(), permissions: z.array(z.string()) }).meta({ id: 'RoleSummary' });
@@ -15,6 +16,13 @@ export const SignedInUser = z
     roles: z.array(RoleSummary),
     effectivePermissions: z.array(z.enum(PERMISSIONS)).describe('Union of the roles’ permissions'),
     expires_at: z.string().describe('When the token stops working (ISO 8601, UTC)'),
+    second_factor: z
+      .array(z.enum(['totp', 'passkey', 'recovery-code']))
+      .optional()
+      .describe(
+        'Present when the password was right and a second factor must follow: the token only answers ' +
+          'POST /api/auth/second-factor (and its passkey options) for 5 minutes; these are the ways the user has',
+      ),
   })
   .meta({ id: 'SignedInUser' });
 
@@ -74,6 +82,7 @@ export const me = defineRoute({
   tag: 'auth',
   summary: 'The caller’s email, roles and effective permissions, as of now.',
   access: { kind: 'signed-in' },
+  beforeSecondFactor: 'enrol',
   response: z.object({ user: CurrentUser }),
 });
 
@@ -161,6 +170,7 @@ export const security = defineRoute({
   tag: 'auth',
   summary: 'The security settings that shape how the console authenticates calls.',
   access: { kind: 'signed-in' },
+  beforeSecondFactor: 'enrol',
   response: SecuritySettings,
 });
 
@@ -202,10 +212,14 @@ export const authorize = defineRoute({
   summary:
     'Re-authorize with the password. With single-use on, answers a one-shot token (kind oneshot) to send once in ' +
     `Authentication-Token within ${ONESHOT_TOKEN_SECONDS} s; otherwise a new session token (kind session) that replaces ` +
-    'the one making the call (which is revoked).',
+    'the one making the call (which is revoked). Someone with a second factor sends it too: code (app or recovery ' +
+    'code) or passkey (an answer to POST /api/auth/second-factor/options); without it the 401 says two_factor verify.',
   access: { kind: 'signed-in' },
+  beforeSecondFactor: 'enrol',
   body: z.strictObject({
     password: z.string({ error: 'password is required' }).min(1, 'Enter your password').max(1024),
+    code: SecondFactorCode.optional(),
+    passkey: PasskeyProof.optional(),
   }),
   response: z.object({
     token: z.string(),

@@ -18,6 +18,7 @@ import * as roles from './roles.js';
 import * as settings from './settings.js';
 import * as system from './system.js';
 import * as tunnels from './tunnels.js';
+import * as twoFactor from './two-factor.js';
 import * as users from './users.js';
 
 /** Every route of the API, by name. A route the server serves but this table lacks is a bug. */
@@ -133,6 +134,19 @@ export const routes = {
   saveIngressTls: license.saveIngressTls,
   getVersions: license.getVersions,
   saveVersion: license.saveVersion,
+  twoFactorStatus: twoFactor.twoFactorStatus,
+  startTotp: twoFactor.startTotp,
+  confirmTotp: twoFactor.confirmTotp,
+  removeTotp: twoFactor.removeTotp,
+  newRecoveryCodes: twoFactor.newRecoveryCodes,
+  passkeyRegistrationOptions: twoFactor.passkeyRegistrationOptions,
+  addPasskey: twoFactor.addPasskey,
+  removePasskey: twoFactor.removePasskey,
+  secondFactorPasskeyOptions: twoFactor.secondFactorPasskeyOptions,
+  secondFactor: twoFactor.secondFactor,
+  passkeySignInOptions: twoFactor.passkeySignInOptions,
+  passkeySignIn: twoFactor.passkeySignIn,
+  setRoleTwoFactor: roles.setRoleTwoFactor,
 } as const satisfies Record<string, RouteContract>;
 
 export type Routes = typeof routes;
@@ -161,4 +175,6 @@ export * from './settings.js';
 export * from './sso.js';
 export * from './system.js';
 export * from './tunnels.js';
+export * from './two-factor.js';
+export * from './two-factor-parts.js';
 export * from './users.js';

@@ -10,6 +10,7 @@ export const RoleListItem = z
     permissions: z.array(z.enum(PERMISSIONS)),
     builtin: z.boolean().describe('admin and user: cannot be deleted'),
     user_count: z.number().int(),
+    require_two_factor: z.boolean().describe('Holders must enrol a second factor before anything else'),
   })
   .meta({ id: 'RoleListItem' });
 
@@ -96,4 +97,18 @@ export const setRoleUsers = defineRoute({
   body: z.object({ users: z.array(Email).min(1, 'Name at least one user').max(1000) }),
   response: MessageBody,
   errors: { 409: 'The user you are trying to add has already been added.' },
+});
+
+export const setRoleTwoFactor = defineRoute({
+  id: 'role.two-factor.set',
+  method: 'PUT',
+  path: '/api/role/{name}/two-factor',
+  tag: 'roles',
+  summary:
+    'Require (or stop requiring) a second factor of the role’s holders: one who has none must enrol before any other call. ' +
+    `Lifting it needs the caller to hold each of the role's permissions, like granting them.`,
+  access: { kind: 'permissions', anyOf: ['modify-role'] },
+  params: nameParam,
+  body: z.strictObject({ required: z.boolean({ error: 'required must be true or false' }) }),
+  response: MessageBody,
 });

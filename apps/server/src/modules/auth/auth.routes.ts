@@ -1,7 +1,9 @@
 import { effectivePermissions } from '@gatehouse/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { Handlers } from '../../http/bind-routes.js';
 import type { SecurityService } from '../settings/security.service.js';
 import type { SettingsRepository } from '../settings/settings.repository.js';
+import type { RelyingParty } from '../two-factor/webauthn.js';
 import type { AuthService } from './auth.service.js';
 
 type AuthHandlers = Pick<
@@ -10,7 +12,13 @@ type AuthHandlers = Pick<
 >;
 
 /** Handlers of the sign-in calls. */
-export function authHandlers(auth: AuthService, security: SecurityService, settings: SettingsRepository): AuthHandlers {
+export function authHandlers(
+  auth: AuthService,
+  security: SecurityService,
+  settings: SettingsRepository,
+  /** The WebAuthn relying party of a request (a passkey may prove the second factor of a re-authorization). */
+  relyingParty: (request: FastifyRequest) => Promise<RelyingParty>,
+): AuthHandlers {
   return {
     login: async ({ body, request }) => {
       request.auditNote.actor = body.email.toLowerCase();
@@ -35,7 +43,8 @@ export function authHandlers(auth: AuthService, security: SecurityService, setti
     changePassword: async ({ principal, body, request }) => auth.changePassword(principal, body, request.ip),
     security: async () => security.get(),
     saveSecurity: ({ body }) => security.save(body),
-    authorize: ({ principal, body, request }) => auth.authorize(principal, body.password, request.ip),
+    authorize: async ({ principal, body, request }) =>
+      auth.authorize(principal, body, request.ip, body.passkey ? await relyingParty(request) : undefined),
     ssoProvider: async () => {
       const stored = (await settings.get('auth')) as { auth_type?: unknown } | undefined;
       const authType = stored?.auth_type;

@@ -4,9 +4,12 @@ import {
   LOCKOUT_THRESHOLD,
   MIN_PASSWORD_LENGTH,
   ONESHOT_TOKEN_SECONDS,
+  SECOND_FACTOR_SECONDS,
   effectivePermissions,
 } from '@gatehouse/contracts';
-import { HttpError } from '../../http/errors.js';
+import { HttpError, SecondFactorError } from '../../http/errors.js';
+import type { SecondFactorProof, TwoFactorService } from '../two-factor/two-factor.service.js';
+import type { RelyingParty } from '../two-factor/webauthn.js';
 import type { SecurityService } from '../settings/security.service.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { LoginGuardRepository } from './login-guard.repository.js';
@@ -54,7 +57,7 @@ export class AuthService {
    * Guards a check of a signed-in user's current password (password change, re-authorization):
    * the same per-address limit and email lockout as sign-in; here the user may be told it is locked.
    */
-  private async guardCurrentPassword(email: string, source: string): Promise<void> {
+  async guardCurrentPassword(email: string, source: string): Promise<void> {
     await this.limitAddress(source);
     const locked = await this.guard.lockedUntil(email);
     if (locked) {
@@ -65,10 +68,15 @@ export class AuthService {
   }
 
   /** A wrong current password counts toward the email's lockout like a failed sign-in. */
-  private async wrongCurrentPassword(email: string, text: string, status: number): Promise<HttpError> {
+  async wrongCurrentPassword(email: string, text: string, status: number): Promise<HttpError> {
     const nowLocked = await this.guard.recordFailure(email, LOCKOUT_THRESHOLD, LOCKOUT_MINUTES);
     const message = nowLocked ? `Too many wrong passwords. Try again in ${LOCKOUT_MINUTES} minutes.` : text;
     return new HttpError(nowLocked ? 429 : status, message, [message]);
+  }
+
+  /** Counts one sign-in attempt from the address (passkey ceremonies too); 429 past the limit. */
+  limitSignInAddress(source: string): Promise<void> {
+    return this.limitAddress(source);
   }
 
   /** Counts one attempt from the address; too many in a minute answer 429 (sign-ins and password checks). */
@@ -128,8 +136,61 @@ export class AuthService {
     return this.issueToken(user);
   }
 
-  /** Issues a session token for a user who has proven who they are. */
+  /** Second factors (issue 20); set once when the services are wired. */
+  twoFactor?: TwoFactorService;
+
+  /**
+   * What a sign-in that proved the first factor answers: the session, or, for someone with a second
+   * factor, a token good only for POST /api/auth/second-factor for a few minutes (kind 'mfa').
+   */
   async issueToken(user: { id: string; email: string; name: string | null }) {
+    const methods = this.twoFactor ? await this.twoFactor.methods(user.id) : [];
+    if (methods.length === 0) return this.issueSession(user);
+    const token = newToken();
+    const expiresAt = new Date(Date.now() + SECOND_FACTOR_SECONDS * 1000);
+    await this.tokens.insert(hashToken(token), user.id, expiresAt, 'mfa');
+    return {
+      authentication_token: token,
+      email: user.email,
+      name: user.name,
+      roles: [],
+      effectivePermissions: [],
+      expires_at: expiresAt.toISOString(),
+      second_factor: methods,
+    };
+  }
+
+  /**
+   * The second step of a sign-in: the pending token's user proves a factor; the pending token is
+   * used up (by exactly one caller) and a session answered.
+   */
+  async completeSecondFactor(principal: Principal, proof: SecondFactorProof, source: string, rp: RelyingParty) {
+    if (principal.tokenKind !== 'mfa' || !this.twoFactor)
+      throw new HttpError(403, 'This is for finishing a sign-in with its second factor; you are signed in already.');
+    await this.twoFactor.verify({ id: principal.userId, email: principal.email }, proof, source, rp);
+    if (!(await this.tokens.consume(principal.tokenHash, 'mfa')))
+      throw new HttpError(401, 'This sign-in was finished or expired already: sign in again.');
+    return this.issueSession({ id: principal.userId, email: principal.email, name: principal.name });
+  }
+
+  /**
+   * Sign-in with a passkey alone (discoverable credential, user verification required, so two
+   * factors at once). Passkeys follow the password's rules: a verified email, and while a directory
+   * or single sign-on is the method only administrators sign in locally.
+   */
+  async passkeySignIn(proof: { challenge_id: string; credential: { id: string } }, source: string, rp: RelyingParty) {
+    await this.limitAddress(source);
+    if (!this.twoFactor) throw new HttpError(401, 'Passkeys are not available.');
+    const userId = await this.twoFactor.webauthn.verifyAuthentication(rp, null, proof);
+    const user = await this.users.findById(userId);
+    if (!user || !(await this.passwordAllowed(user)))
+      throw new HttpError(401, 'This passkey cannot sign in here. Use the sign-in your organisation set up.');
+    await this.guard.clearFailures(user.email);
+    return this.issueSession(user);
+  }
+
+  /** Issues a session token for a user who has proven who they are (every factor they have). */
+  async issueSession(user: { id: string; email: string; name: string | null }) {
     const { effectiveTokenMaxAge } = await this.security.get();
     const token = newToken();
     const expiresAt = new Date(Date.now() + effectiveTokenMaxAge * 1000);
@@ -160,8 +221,16 @@ export class AuthService {
   async authenticateHash(tokenHash: string): Promise<Principal | undefined> {
     const found = await this.tokens.findLive(tokenHash);
     if (!found) return undefined;
-    const roles = await this.users.rolesOf(found.user.id);
-    return toPrincipal(found.user, roles, tokenHash, found.expiresAt, { kind: found.kind, issuedAt: found.createdAt });
+    const [roles, factors] = await Promise.all([
+      this.users.rolesOf(found.user.id),
+      this.twoFactor?.state(found.user.id),
+    ]);
+    const principal = toPrincipal(found.user, roles, tokenHash, found.expiresAt, {
+      kind: found.kind,
+      issuedAt: found.createdAt,
+    });
+    principal.mustEnrol = factors !== undefined && factors.required && !factors.enrolled;
+    return principal;
   }
 
   /**
@@ -182,6 +251,8 @@ export class AuthService {
     }
     if (principal.tokenKind !== 'session')
       return { refused: 'A one-shot authorization opens no connection: use your session token.' };
+    if (principal.mustEnrol)
+      return { refused: 'A role of yours requires a second factor: set one up in My account first.' };
     return { principal };
   }
 
@@ -201,13 +272,24 @@ export class AuthService {
    * single-use on they get a one-shot token for one call; otherwise a new session token that
    * replaces (and revokes) the one they called with, fresh for the next few minutes.
    */
-  async authorize(principal: Principal, password: string, source: string) {
+  async authorize(
+    principal: Principal,
+    body: { password: string } & SecondFactorProof,
+    source: string,
+    rp?: RelyingParty,
+  ) {
     await this.guardCurrentPassword(principal.email, source);
     const user = await this.users.findByEmail(principal.email);
-    if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, password))) {
+    if (!user?.passwordHash || !(await verifyPassword(user.passwordHash, body.password))) {
       throw await this.wrongCurrentPassword(principal.email, 'The password is not correct.', 401);
     }
     await this.guard.clearFailures(principal.email);
+    // Someone with a second factor proves it too, or re-authorizing would be weaker than signing in.
+    if (this.twoFactor && (await this.twoFactor.state(user.id)).enrolled) {
+      if (body.code === undefined && body.passkey === undefined)
+        throw new SecondFactorError('verify', 401, 'Enter the code from your authenticator app, or use your passkey.');
+      await this.twoFactor.verify(user, body, source, rp);
+    }
     return this.grantReauthorization(user.id, principal.tokenKind === 'session' ? principal.tokenHash : null);
   }
 

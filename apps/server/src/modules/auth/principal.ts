@@ -14,6 +14,8 @@ export interface Principal {
   tokenKind: string;
   /** When the token was issued (freshness). */
   issuedAt: Date;
+  /** A role requires a second factor the user has not enrolled: only enrolment calls answer (issue 20). */
+  mustEnrol?: boolean;
 }
 
 /** Builds a principal from a user and their roles. */

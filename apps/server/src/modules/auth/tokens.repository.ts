@@ -39,6 +39,15 @@ export class TokensRepository {
     return rows.length === 1;
   }
 
+  /** Uses up a token of this kind: true for exactly one caller, on any instance. */
+  async consume(tokenHash: string, kind: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(authTokens)
+      .where(and(eq(authTokens.tokenHash, tokenHash), eq(authTokens.kind, kind), gt(authTokens.expiresAt, sql`now()`)))
+      .returning({ h: authTokens.tokenHash });
+    return rows.length === 1;
+  }
+
   /** Revokes every token of a user except one. */
   async deleteOthers(userId: string, keepHash: string): Promise<void> {
     await this.db.delete(authTokens).where(and(eq(authTokens.userId, userId), ne(authTokens.tokenHash, keepHash)));

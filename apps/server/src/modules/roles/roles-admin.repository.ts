@@ -8,6 +8,7 @@ export interface RoleRow {
   builtin: boolean;
   permissions: string[];
   userCount: number;
+  requireTwoFactor: boolean;
 }
 
 /** Queries behind role administration. */
@@ -20,6 +21,7 @@ export class RolesAdminRepository {
       .select({
         name: roles.name,
         builtin: roles.builtin,
+        requireTwoFactor: roles.requireTwoFactor,
         permissions: sql<
           string[]
         >`coalesce((SELECT array_agg(rp.permission ORDER BY rp.permission) FROM role_permissions rp WHERE rp.role_name = ${roles.name}), '{}')`,
@@ -32,6 +34,11 @@ export class RolesAdminRepository {
   /** One role, if it exists. */
   async find(name: string): Promise<RoleRow | undefined> {
     return (await this.list()).find((r) => r.name === name);
+  }
+
+  /** Sets whether the role's holders must have a second factor. */
+  async setRequireTwoFactor(name: string, required: boolean): Promise<void> {
+    await this.db.update(roles).set({ requireTwoFactor: required }).where(eq(roles.name, name));
   }
 
   /** Emails of the role's holders. */

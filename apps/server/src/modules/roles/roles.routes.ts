@@ -11,6 +11,7 @@ type RoleHandlers = Pick<
   | 'deleteRole'
   | 'setRoleUsers'
   | 'permissionCatalogue'
+  | 'setRoleTwoFactor'
 >;
 
 /** Handlers of the role calls. */
@@ -37,5 +38,9 @@ export function roleHandlers(s: Services): RoleHandlers {
       return s.roles.addUsers(principal, params.name, body.users);
     },
     permissionCatalogue: async () => s.roles.catalogue(),
+    setRoleTwoFactor: ({ principal, params, body, request }) => {
+      request.auditNote.detail = { required: body.required };
+      return s.roles.setTwoFactor(principal, params.name, body.required);
+    },
   };
 }

@@ -17,6 +17,7 @@ function toItem(row: RoleRow): z.infer<typeof RoleListItem> {
     builtin: row.builtin,
     permissions: row.permissions as Permission[],
     user_count: row.userCount,
+    require_two_factor: row.requireTwoFactor,
   };
 }
 
@@ -99,6 +100,21 @@ export class RolesService {
     );
     if (added === 0) throw new HttpError(409, 'The user you are trying to add has already been added.');
     return { message: 'Role updated' };
+  }
+
+  /**
+   * Requires (or stops requiring) a second factor of the role's holders. Requiring only tightens;
+   * lifting loosens the role, so it needs the caller to hold each of its permissions, like granting them.
+   */
+  async setTwoFactor(principal: Principal, name: string, required: boolean) {
+    const role = await this.require(name);
+    if (!required) assertMayGrant(principal, role.permissions);
+    await this.roles.setRequireTwoFactor(name, required);
+    return {
+      message: required
+        ? `Holders of ${name} must now set up a second factor before anything else.`
+        : `Holders of ${name} no longer need a second factor.`,
+    };
   }
 
   /** Every permission of the catalogue. */

@@ -192,6 +192,12 @@ export class SsoFlowService {
         kind: 'session' as const,
         response: { user: await this.auth.issueToken(user) },
       };
+    // A single sign-on proves one factor here; someone with a second factor re-authorizes with it (issue 20).
+    if ((await this.auth.twoFactor?.state(user.id))?.enrolled)
+      throw new HttpError(
+        401,
+        'Your account has a second factor: confirm it is you with your password and its code, or your passkey, instead.',
+      );
     const grant = await this.auth.grantReauthorization(user.id, done.requesterTokenHash);
     const session = await this.auth.signedInUser(user, grant.token, new Date(grant.expires_at));
     return { purpose: 'authorize' as const, kind: grant.kind, response: { user: session } };

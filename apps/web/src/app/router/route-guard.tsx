@@ -1,11 +1,15 @@
 import type { Permission } from '@gatehouse/contracts';
 import type { ReactNode } from 'react';
-import { Navigate } from 'react-router';
+import { Navigate, useLocation } from 'react-router';
 import type { RouteAccess } from '../../lib/feature';
 import { hasPermission } from '../../lib/permissions';
+import { useMustEnrol } from '../../lib/two-factor-gate';
 import { useSession } from '../../lib/use-session';
 import { rememberedPath } from './initial-path';
 import { deniedPath, signedInStartPath } from './route-rules';
+
+/** The page where a second factor is set up (features/account). */
+export const ENROL_PATH = '/account/two-factor';
 
 /** Applies the routing rules of spec §2.4 to one route. */
 export function RouteGuard(props: {
@@ -14,9 +18,13 @@ export function RouteGuard(props: {
   children: ReactNode;
 }) {
   const { user } = useSession();
+  const mustEnrol = useMustEnrol();
+  const { pathname } = useLocation();
   switch (props.access) {
     case 'protected':
       if (!user) return <Navigate to="/signin" replace />;
+      // A role requires a second factor: nothing else opens until one is set up (issue 20).
+      if (mustEnrol && pathname !== ENROL_PATH) return <Navigate to={ENROL_PATH} replace />;
       if (!hasPermission(user, props.permissions)) return <Navigate to={deniedPath(user)} replace />;
       return props.children;
     case 'guest':

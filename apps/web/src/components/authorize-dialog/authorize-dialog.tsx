@@ -29,6 +29,12 @@ export interface AuthorizeDialogProps {
   after401: boolean;
   onSubmit: () => void;
   onCancel: () => void;
+  /** The account has a second factor: its code (or a passkey) goes with the password (issue 20). */
+  needsFactor?: boolean;
+  code?: string;
+  onCodeChange?: (code: string) => void;
+  /** Signs the server's challenge with a passkey instead of a code, when the browser can. */
+  onPasskey?: (() => void) | undefined;
 }
 
 /**
@@ -40,7 +46,8 @@ export function AuthorizeDialog(props: AuthorizeDialogProps) {
   const { t } = useTranslation();
   const titleId = useId();
   const textId = useId();
-  const ready = props.email.length > 0 && props.password.length > 0 && !props.submitting;
+  const codeMissing = props.needsFactor === true && (props.code ?? '').trim() === '';
+  const ready = props.email.length > 0 && props.password.length > 0 && !codeMissing && !props.submitting;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (ready) props.onSubmit();
@@ -79,11 +86,36 @@ export function AuthorizeDialog(props: AuthorizeDialogProps) {
               value={props.password}
               onChange={(event) => props.onPasswordChange(event.target.value)}
               autoComplete="current-password"
-              autoFocus
+              autoFocus={!props.needsFactor}
               disabled={props.submitting}
               sx={{ width: FIELD_WIDTH }}
               slotProps={{ htmlInput: { 'aria-required': true } }}
             />
+            {props.needsFactor ? (
+              <>
+                <TextField
+                  label={t('authorize.code')}
+                  value={props.code ?? ''}
+                  onChange={(event) => props.onCodeChange?.(event.target.value)}
+                  autoComplete="one-time-code"
+                  autoFocus
+                  disabled={props.submitting}
+                  helperText={t('authorize.codeHint')}
+                  sx={{ width: FIELD_WIDTH }}
+                  slotProps={{ htmlInput: { dir: 'ltr', maxLength: 64 } }}
+                />
+                {props.onPasskey ? (
+                  <Button
+                    variant="outlined"
+                    onClick={props.onPasskey}
+                    disabled={props.submitting || props.password.length === 0}
+                    sx={{ width: FIELD_WIDTH }}
+                  >
+                    {t('authorize.usePasskey')}
+                  </Button>
+                ) : null}
+              </>
+            ) : null}
           </Stack>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2.5 }}>

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { apiCall } from '../../lib/api-client';
 import { ApiError } from '../../lib/api-error';
 import { API } from '../../lib/api-routes';
+import { passkeysSupported, signWithPasskey } from '../../lib/passkeys';
 import type { Authorization, AuthorizationRequest } from '../../lib/reauth';
 import { AuthorizationCancelledError, onAuthorizationRequest, registerAuthorizer } from '../../lib/reauth';
 import { getSession, subscribeSession } from '../../lib/session';
@@ -35,6 +36,8 @@ export function AuthorizeHost() {
   const { user } = useSession();
   const [pending, setPending] = useState<Pending | null>(null);
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [needsFactor, setNeedsFactor] = useState(false);
   const [submitting, setSubmitting] = useState(false);
   const [errors, setErrors] = useState<string[]>([]);
   const pendingRef = useRef<Pending | null>(null);
@@ -43,6 +46,8 @@ export function AuthorizeHost() {
     pendingRef.current = null;
     setPending(null);
     setPassword('');
+    setCode('');
+    setNeedsFactor(false);
     setErrors([]);
     setSubmitting(false);
   }, []);
@@ -82,16 +87,24 @@ export function AuthorizeHost() {
     };
   }, []);
 
-  const submit = async () => {
+  const submit = async (withPasskey = false) => {
     const waiting = pendingRef.current;
     if (!waiting) return;
     setSubmitting(true);
     setErrors([]);
+    const quiet = { reauth: false, signOutOn401: false } as const;
     try {
-      const answer = await apiCall(API.authorize, { body: { password }, reauth: false, signOutOn401: false });
+      let factor = {};
+      if (withPasskey) {
+        const { challenge_id, options } = await apiCall(API.secondFactorPasskeyOptions, quiet);
+        factor = { passkey: { challenge_id, credential: (await signWithPasskey(options)) as never } };
+      } else if (needsFactor) factor = { code: code.trim() };
+      const answer = await apiCall(API.authorize, { body: { password, ...factor }, ...quiet });
       waiting.resolve(answer);
       finish();
     } catch (error) {
+      // The account has a second factor (issue 20): ask for it with the password.
+      if (error instanceof ApiError && error.body?.two_factor === 'verify') setNeedsFactor(true);
       setErrors(reasonsOf(error, t('message.somethingWentWrong')));
       setSubmitting(false);
     }
@@ -107,6 +120,10 @@ export function AuthorizeHost() {
       errors={errors}
       after401={pending?.request.after401 ?? false}
       onSubmit={() => void submit()}
+      needsFactor={needsFactor}
+      code={code}
+      onCodeChange={setCode}
+      onPasskey={needsFactor && passkeysSupported() ? () => void submit(true) : undefined}
       onCancel={() => cancelPrompt(t('authorize.cancelled'))}
     />
   );

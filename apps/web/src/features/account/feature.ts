@@ -4,6 +4,7 @@ import { lazyPage } from '../../lib/lazy-page';
 
 const AccountPage = lazyPage(() => import('./components/account-page'), 'AccountPage');
 const MyAccessPage = lazyPage(() => import('./components/my-access/my-access-page'), 'MyAccessPage');
+const EnrolPage = lazyPage(() => import('./components/enrol-page'), 'EnrolPage');
 
 /** Where every signed-in user may go: My access needs no permission (issue 20). */
 export const MY_ACCESS_PATH = '/access';
@@ -17,6 +18,8 @@ export const accountFeature: Feature = {
   routes: [
     { path: 'account', Component: AccountPage, access: 'protected' },
     { path: MY_ACCESS_PATH.slice(1), Component: MyAccessPage, access: 'protected' },
+    // Two-factor sign-in; where a role's requirement leads until a factor is set up (issue 20).
+    { path: 'account/two-factor', Component: EnrolPage, access: 'protected' },
   ],
   nav: {
     id: 'my-access',

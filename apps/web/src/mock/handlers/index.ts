@@ -14,6 +14,7 @@ import { roleHandlers } from './roles';
 import { settingsHandlers } from './settings';
 import { systemHandlers } from './system';
 import { tunnelHandlers } from './tunnels';
+import { twoFactorHandlers } from './two-factor';
 import { userHandlers } from './users';
 
 /** The mock API: its handlers, the routes they answer and the state they answer from. */
@@ -44,6 +45,7 @@ export function createMockApi(options: { base: string; delayMs?: number; state?:
     ...settingsHandlers(state, context),
     ...mailHandlers(state, context),
     ...auditHandlers(state, context),
+    ...twoFactorHandlers(context),
   ];
   // A call of the API the mock does not know stays here (404) instead of reaching the real server.
   const elsewhere = ['api/*', 'sso/*', 'ldap/*'].map((path) =>

@@ -18,6 +18,7 @@ function roleItem(state: MockState, role: MockRole): Answer<'listRoles'>['roles'
     permissions: PERMISSIONS.filter((p) => role.permissions.includes(p)),
     builtin: role.builtin,
     user_count: state.users.filter((user) => user.roles.includes(role.name)).length,
+    require_two_factor: role.requireTwoFactor === true,
   };
 }
 
@@ -72,6 +73,11 @@ export function roleHandlers(state: MockState, context: MockContext): NamedHandl
       state.roles = state.roles.filter((r) => r !== role);
       for (const user of state.users) user.roles = user.roles.filter((name) => name !== role.name);
       return { message: 'Role deleted' };
+    }),
+    route(context, 'setRoleTwoFactor', ({ params, body }) => {
+      const role = roleAt(state, params.name);
+      role.requireTwoFactor = (body as { required?: unknown } | undefined)?.required === true;
+      return { message: 'Role updated' };
     }),
     route(context, 'setRoleUsers', ({ params, body }) => {
       const role = roleAt(state, params.name);

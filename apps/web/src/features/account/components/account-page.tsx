@@ -5,6 +5,7 @@ import { useSession } from '../../../lib/use-session';
 import { ProfileCard } from './profile-card';
 import { ReachCard } from './reach-card';
 import { SshKeysCard } from './ssh-keys-card';
+import { TwoFactorCard } from './two-factor-card';
 
 /** /account: who you are, what you can reach through your groups, and your SSH keys for the gateway. */
 export function AccountPage() {
@@ -19,6 +20,9 @@ export function AccountPage() {
         </Grid>
         <Grid size={{ xs: 12, md: 7 }}>
           <ReachCard email={user?.email} />
+        </Grid>
+        <Grid size={12}>
+          <TwoFactorCard />
         </Grid>
         <Grid size={12}>
           <SshKeysCard email={user?.email ?? ''} />

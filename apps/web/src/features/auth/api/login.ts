@@ -43,11 +43,23 @@ export async function login(credentials: Credentials): Promise<LoginUser> {
 /** The form's two ways in: the Gatehouse password (POST api/login) or the directory (POST /ldap/login). */
 export type PasswordMethod = Extract<SignInMethod, 'password' | 'ldap'>;
 
-/** Signs in with the password or the directory and stores token, user and how it signed in on success. */
-export function useLogin(method: PasswordMethod = 'password') {
+/**
+ * Signs in with the password or the directory and stores token, user and how it signed in on
+ * success; when a second factor must follow (issue 20), nothing is stored and `onSecondFactor` gets
+ * the waiting sign-in instead.
+ */
+export function useLogin(
+  method: PasswordMethod = 'password',
+  onSecondFactor: (pending: { token: string; methods: NonNullable<LoginUser['second_factor']> }) => void = () =>
+    undefined,
+) {
   return useMutation({
     mutationFn: method === 'ldap' ? ldapLogin : login,
     onSuccess: (user) => {
+      if (user.second_factor && user.second_factor.length > 0) {
+        onSecondFactor({ token: user.authentication_token, methods: user.second_factor });
+        return;
+      }
       rememberSignInMethod(method);
       signIn(user.authentication_token, toStoredUser(user));
     },

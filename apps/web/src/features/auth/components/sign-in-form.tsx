@@ -12,8 +12,11 @@ import { PasswordField } from '../../../components/password-field';
 import { ApiError } from '../../../lib/api-error';
 import type { PasswordMethod } from '../api/login';
 import { useLogin } from '../api/login';
+import type { PendingSignIn } from '../api/second-factor';
 import { pickLoginError } from '../login-error';
 import { validateSignIn } from '../validation';
+import { PasskeySignInButton } from './passkey-sign-in-button';
+import { SecondFactorStep } from './second-factor-step';
 
 /**
  * Email and password sign-in, with the Gatehouse password or, for `ldap`, the directory's (spec §4:
@@ -22,7 +25,8 @@ import { validateSignIn } from '../validation';
  */
 export function SignInForm({ method = 'password' }: { method?: PasswordMethod }) {
   const { t } = useTranslation();
-  const login = useLogin(method);
+  const [pending, setPending] = useState<PendingSignIn | null>(null);
+  const login = useLogin(method, (waiting) => setPending({ ...waiting, via: method }));
   const directory = method === 'ldap';
   const [values, setValues] = useState({ email: '', password: '' });
   const [touched, setTouched] = useState({ email: false, password: false });
@@ -42,56 +46,73 @@ export function SignInForm({ method = 'password' }: { method?: PasswordMethod })
   const emailError = show('email');
   const passwordError = show('password');
 
+  // The password was right; the second factor follows (issue 20).
+  if (pending)
+    return (
+      <SecondFactorStep
+        pending={pending}
+        onBack={() => {
+          setPending(null);
+          login.reset();
+          setValues({ ...values, password: '' });
+        }}
+      />
+    );
+
   return (
-    <Box
-      component="form"
-      noValidate
-      onSubmit={submit}
-      aria-label={directory ? t('authFlows.signIn.directoryFormLabel') : t('auth.signIn.formLabel')}
-    >
-      <Stack spacing={2.5}>
-        {failure ? (
-          <Alert severity="error" variant="outlined">
-            {failure}
-          </Alert>
-        ) : null}
-        <TextField
-          label={t('auth.signIn.email')}
-          name="email"
-          type="email"
-          autoComplete="username"
-          autoFocus
-          required
-          fullWidth
-          value={values.email}
-          onChange={(event) => setValues({ ...values, email: event.target.value })}
-          onBlur={() => setTouched({ ...touched, email: values.email !== '' || touched.email })}
-          error={Boolean(emailError)}
-          helperText={emailError ? t(emailError) : ' '}
-        />
-        <PasswordField
-          label={t('auth.signIn.password')}
-          name="password"
-          autoComplete="current-password"
-          required
-          fullWidth
-          value={values.password}
-          onChange={(event) => setValues({ ...values, password: event.target.value })}
-          error={Boolean(passwordError)}
-          helperText={passwordError ? t(passwordError) : ' '}
-        />
-        {/* A directory password is changed in the directory, not here. */}
-        {directory ? null : (
-          <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
-            <Link component={RouterLink} to="/forget-password" variant="body2" underline="hover">
-              {t('auth.signIn.forgotPassword')}
-            </Link>
-          </Box>
-        )}
-        <Button type="submit" variant="contained" size="large" fullWidth loading={login.isPending} sx={{ py: 1.25 }}>
-          {directory ? t('authFlows.signIn.directorySubmit') : t('auth.signIn.submit')}
-        </Button>
-      </Stack>
-    </Box>
+    <>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={submit}
+        aria-label={directory ? t('authFlows.signIn.directoryFormLabel') : t('auth.signIn.formLabel')}
+      >
+        <Stack spacing={2.5}>
+          {failure ? (
+            <Alert severity="error" variant="outlined">
+              {failure}
+            </Alert>
+          ) : null}
+          <TextField
+            label={t('auth.signIn.email')}
+            name="email"
+            type="email"
+            autoComplete="username"
+            autoFocus
+            required
+            fullWidth
+            value={values.email}
+            onChange={(event) => setValues({ ...values, email: event.target.value })}
+            onBlur={() => setTouched({ ...touched, email: values.email !== '' || touched.email })}
+            error={Boolean(emailError)}
+            helperText={emailError ? t(emailError) : ' '}
+          />
+          <PasswordField
+            label={t('auth.signIn.password')}
+            name="password"
+            autoComplete="current-password"
+            required
+            fullWidth
+            value={values.password}
+            onChange={(event) => setValues({ ...values, password: event.target.value })}
+            error={Boolean(passwordError)}
+            helperText={passwordError ? t(passwordError) : ' '}
+          />
+          {/* A directory password is changed in the directory, not here. */}
+          {directory ? null : (
+            <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: -1 }}>
+              <Link component={RouterLink} to="/forget-password" variant="body2" underline="hover">
+                {t('auth.signIn.forgotPassword')}
+              </Link>
+            </Box>
+          )}
+          <Button type="submit" variant="contained" size="large" fullWidth loading={login.isPending} sx={{ py: 1.25 }}>
+            {directory ? t('authFlows.signIn.directorySubmit') : t('auth.signIn.submit')}
+          </Button>
+        </Stack>
+      </Box>
+      {/* A passkey signs in on its own; directory accounts sign in at the directory. */}
+      {directory ? null : <PasskeySignInButton />}
+    </>
   );
 }

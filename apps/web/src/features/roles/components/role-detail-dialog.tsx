@@ -13,6 +13,7 @@ import { ErrorState } from '../../../components/data-table/table-states';
 import { useRole } from '../api/get-role';
 import { RoleHolders } from './role-holders';
 import { RolePermissionsEditor } from './role-permissions-editor';
+import { RoleTwoFactorSwitch } from './role-two-factor-switch';
 
 /** What the signed-in user may change on a role. */
 export interface RoleRights {
@@ -56,6 +57,7 @@ export function RoleDetailDialog({
               <Typography id={`${titleId}-permissions`} variant="h4" component="h3" sx={{ mb: 1.5 }}>
                 {t('roles.detail.permissions')}
               </Typography>
+              <RoleTwoFactorSwitch role={detail} canModify={rights.canModify} />
               <RolePermissionsEditor role={detail} canModify={rights.canModify} />
             </section>
             <section aria-labelledby={`${titleId}-holders`}>

@@ -7,7 +7,14 @@ import { RolePermissionsEditor } from './role-permissions-editor';
 const catalogue: Record<string, [number, unknown]> = {
   'GET api/permission': [200, { permissions: ['list-host', 'list-group', 'list-user', 'modify-role'] }],
 };
-const ops = { name: 'ops', builtin: false, permissions: ['list-host' as const], user_count: 0, users: [] };
+const ops = {
+  name: 'ops',
+  builtin: false,
+  permissions: ['list-host' as const],
+  user_count: 0,
+  require_two_factor: false,
+  users: [],
+};
 
 afterEach(() => {
   cleanup();
