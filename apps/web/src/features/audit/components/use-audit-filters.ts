@@ -1,4 +1,4 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import { type AuditScreenFilters, NO_FILTERS } from '../api/list-audit';
 
@@ -27,20 +27,24 @@ export function readAuditFilters(params: URLSearchParams): AuditScreenFilters {
 export function useAuditFilters() {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => readAuditFilters(params), [params]);
+  // react-router's setParams(fn) hands fn the query of the last render, not of the last call: two
+  // changes before a render (typed text settling as a menu choice is made) would lose the first.
+  // The query written last is kept here until the next render brings it.
+  const written = useRef<URLSearchParams | null>(null);
+  useEffect(() => {
+    written.current = null;
+  }, [params]);
   const change = useCallback(
-    (patch: Partial<AuditScreenFilters>) =>
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(patch) as [keyof AuditScreenFilters, string][]) {
-            if (value === NO_FILTERS[key] || value === '') next.delete(key);
-            else next.set(key, value);
-          }
-          return next;
-        },
-        { replace: true },
-      ),
-    [setParams],
+    (patch: Partial<AuditScreenFilters>) => {
+      const next = new URLSearchParams(written.current ?? params);
+      for (const [key, value] of Object.entries(patch) as [keyof AuditScreenFilters, string][]) {
+        if (value === NO_FILTERS[key] || value === '') next.delete(key);
+        else next.set(key, value);
+      }
+      written.current = next;
+      setParams(next, { replace: true });
+    },
+    [params, setParams],
   );
   const clear = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
   const filtered = KEYS.some((key) => key !== 'order' && filters[key] !== NO_FILTERS[key]);
