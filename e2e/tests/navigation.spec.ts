@@ -12,6 +12,7 @@ const ALL_ENTRIES = [
   'Tunnels',
   'Users',
   'Keys',
+  'Audit',
   'Settings',
 ];
 
@@ -27,7 +28,7 @@ async function entries(page: Page): Promise<string[]> {
 }
 
 test.describe('navigation by permission', () => {
-  test('an administrator sees My access and the ten entries in the order of the spec', async ({ page }) => {
+  test('an administrator sees My access, the ten entries in the order of the spec, and Audit', async ({ page }) => {
     await signIn(page, ACCOUNTS.admin);
     expect(await entries(page)).toEqual(ALL_ENTRIES);
   });
@@ -45,7 +46,7 @@ test.describe('navigation by permission', () => {
   });
 
   test('every entry opens its screen with its title and no invented data', async ({ page }) => {
-    // Eleven screens, Sessions among them with 10,000 recordings: more than a minute on a loaded machine.
+    // Twelve screens, Sessions among them with 10,000 recordings: more than a minute on a loaded machine.
     test.setTimeout(150_000);
     await signIn(page, ACCOUNTS.admin);
     for (const name of ALL_ENTRIES) {
