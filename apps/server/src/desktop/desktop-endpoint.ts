@@ -375,7 +375,7 @@ export function attachDesktopEndpoint(
           'terminating a desktop',
           entry.end(DESKTOP_CLOSE.TERMINATED, `Terminated by ${by}.`, 'terminated', by),
         );
-      // A resize is on the record (the video films the whole screen; this says which part was shown).
+      // A resize is on the record (the video films the part the desktop can take; this says which part was shown).
       session.on('resized', (size: { width: number; height: number }) =>
         rec.recorder.output(Buffer.from(`Desktop resized to ${size.width}x${size.height}\r\n`)),
       );

@@ -54,7 +54,7 @@ const QUIT_WAIT_MS = 5000;
 /** How long a program may take to exit after SIGTERM before SIGKILL. */
 const KILL_WAIT_MS = 3000;
 /**
- * The X screen of a desktop: 2560x1600, or the initial size when larger (at most DESKTOP_SCREEN_MAX).
+ * The X screen of a desktop: 2560x1600, or the initial size when larger (at most DESKTOP_CANVAS_MAX).
  * The desktop lives in its top-left part, resized within it (x11vnc shows only the desktop's part,
  * -clip). An idle X screen costs little (Xvfb's memory); what costs is filming it, so ffmpeg films
  * only the part the desktop can take (desktopCanvas), which covers it whatever its size without
@@ -240,8 +240,8 @@ export interface DesktopOptions {
   width: number;
   height: number;
   /**
-   * The browser's screen, the largest its desktop area can become: the X screen (and the film) is
-   * made that large instead of DESKTOP_CANVAS (at least width x height, at most 3840x2160).
+   * The browser's screen, the largest its desktop area can become: the film covers that much of the
+   * X screen instead of all of it (desktopCanvas).
    */
   screen?: { width: number; height: number } | undefined;
   /**

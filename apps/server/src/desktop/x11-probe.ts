@@ -147,7 +147,7 @@ export async function largestWindowSize(display: number, cookie: Buffer): Promis
 /**
  * Puts the pointer in FreeRDP's window, at its top left corner, so the keyboard goes there. The
  * display has no window manager, so the focus follows the pointer, and the screen is larger than
- * the window (it is filmed whole, for resizing): the pointer the display starts with, at the
+ * the window (the desktop is resized within it): the pointer the display starts with, at the
  * screen's centre, is outside it, and keys typed before a pointer event went nowhere. (An explicit
  * SetInputFocus does the same for keys but makes FreeRDP take the clipboard selections over, which
  * broke the one-way clipboard policies.)

@@ -66,9 +66,9 @@ export const DesktopHello = z.object({
     .max(DESKTOP_LIMITS.maxHeight, `height must be from ${DESKTOP_LIMITS.minHeight} to ${DESKTOP_LIMITS.maxHeight}`),
   /**
    * The browser's screen (window.screen's available size): the largest its desktop area can grow
-   * to. The gateway's X screen, which the video films whole, is made that large (at least the
-   * asked size, at most 3840x2160) instead of its 2560x1600 default, so a small screen costs a
-   * small film. Without it the default holds.
+   * to. The gateway films only that much of its X screen (never less than the asked size or the
+   * host's picture) instead of the whole 2560x1600, so a small screen costs a small film. Without
+   * it the whole X screen is filmed.
    */
   screen: z
     .object({
