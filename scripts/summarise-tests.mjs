@@ -1,6 +1,18 @@
-// Prints one closing line, 'N passed, N failed, N skipped', over the vitest and Playwright reports.
+// Prints the failed tests by name (CI keeps only the end of the output, so they must be near it),
+// then one closing line, 'N passed, N failed, N skipped', over the vitest and Playwright reports.
 import fs from 'node:fs';
 
+const failures = [];
+/** Playwright's suites nest; a test failed when its last result is neither passed nor skipped. */
+function playwrightFailures(suite, trail) {
+  const here = suite.title ? [...trail, suite.title] : trail;
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests ?? []) {
+      if (test.status === 'unexpected') failures.push(`e2e  ${[...here, spec.title].join(' › ')}`);
+    }
+  }
+  for (const child of suite.suites ?? []) playwrightFailures(child, here);
+}
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -15,11 +27,21 @@ for (const file of process.argv.slice(2)) {
     passed += report.numPassedTests;
     failed += report.numFailedTests;
     skipped += report.numPendingTests + report.numTodoTests;
+    for (const file of report.testResults ?? []) {
+      for (const test of file.assertionResults ?? []) {
+        if (test.status === 'failed') failures.push(`unit ${test.fullName ?? test.title}`);
+      }
+      if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') {
+        failures.push(`unit ${file.name}: ${String(file.message ?? '').split('\n')[0]}`);
+      }
+    }
   } else if (report.stats) {
     passed += report.stats.expected + report.stats.flaky;
     failed += report.stats.unexpected;
     skipped += report.stats.skipped;
+    for (const suite of report.suites ?? []) playwrightFailures(suite, []);
   }
 }
+if (failures.length > 0) console.log(`Failed:\n${failures.map((f) => `  ${f}`).join('\n')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exitCode = failed > 0 ? 1 : 0;
