@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type ssh2 from 'ssh2';
+import type { Socket } from 'node:net';
 import type { PseudoTtyInfo, ServerChannel } from 'ssh2';
 import type { LiveRecording } from '../recordings/recordings.service.js';
 import type { TunnelWithMembers } from '../modules/tunnels/tunnels.repository.js';
@@ -8,6 +9,7 @@ import type { Services } from '../services.js';
 import { detach } from '../lib/detach.js';
 import { REVOKED_ACTION } from '../realtime/live-rights.js';
 import { wireChannel } from './channel-wiring.js';
+import { DISCONNECT, disconnect } from './ssh-disconnect.js';
 import type { IdleCandidate } from './idle-sweep.js';
 import { ForwardedChannel, forwardDestinationProblem, forwardTarget } from './port-forward.js';
 import { type ChannelKind, channelMarker, execKind, transferTap } from './transfers/channel-kind.js';
@@ -35,6 +37,7 @@ export class GatewayConnection implements IdleCandidate {
   private transferLog: TransferLog | undefined;
   private readonly channels = new Set<ServerChannel>();
   private ending: Promise<void> | undefined;
+  private clientClosed: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly client: ssh2.Connection,
@@ -405,6 +408,35 @@ export class GatewayConnection implements IdleCandidate {
     for (const channel of this.channels) channel.stderr.write(`\r\n[Gatehouse] ${text}\r\n`);
   }
 
+  /**
+   * Closes the client's connection. With a reason, the client gets time to close it itself, so the
+   * reason written to its stderr is printed; one that has not (busy, stopped, a multiplexing client)
+   * is disconnected with the reason as the disconnect's text, which OpenSSH prints as "Received
+   * disconnect from …: 11: reason". ssh2's own end() sends no text: a client that read that before
+   * its stderr lost the reason (issue 20: "Received disconnect … 11:" once in six runs).
+   */
+  private closeClient(reason: string | undefined): void {
+    if (!reason) return void setTimeout(() => this.client.end(), 50);
+    const socket = (this.client as unknown as { _sock?: Socket })._sock;
+    this.clientClosed = new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        if (socket && !socket.destroyed)
+          disconnect(this.client, socket, DISCONNECT.BY_APPLICATION, `[Gatehouse] ${reason}`);
+        else this.client.end();
+        resolve();
+      }, CLIENT_CLOSE_GRACE.ms);
+      this.client.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+
+  /** Resolves once an ended connection's client has closed, or was disconnected with the reason. */
+  get closed(): Promise<void> {
+    return this.clientClosed;
+  }
+
   /** Ends the connection, telling the user why, and finalises the recording. */
   async end(reason?: string, endReason = 'server-stopped', terminatedBy?: string): Promise<void> {
     // Every caller gets the same ending: the server's shutdown waits for one that the client's
@@ -422,7 +454,7 @@ export class GatewayConnection implements IdleCandidate {
     }
     // Forwarded channels close with the session (and note their totals before the recording ends).
     for (const forward of this.forwards) forward.terminate();
-    setTimeout(() => this.client.end(), 50);
+    this.closeClient(reason);
     this.upstream?.then((up) => up.end()).catch(() => undefined); // a host never reached has nothing to end
     const recording = await this.recording?.catch(() => undefined);
     if (!recording) return;
@@ -443,6 +475,13 @@ export class GatewayConnection implements IdleCandidate {
     }
   }
 }
+
+/**
+ * How long a client whose session channels were closed with a reason may take to close the
+ * connection itself (OpenSSH does once its last channel closes, after writing the reason from its
+ * stderr) before the gateway disconnects it with the reason as the disconnect's own text.
+ */
+export const CLIENT_CLOSE_GRACE = { ms: 1000 };
 
 function toPtyOptions(pty: Pty) {
   return { term: pty.term, cols: pty.cols, rows: pty.rows, width: pty.width, height: pty.height, modes: pty.modes };

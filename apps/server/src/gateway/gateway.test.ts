@@ -264,6 +264,36 @@ describe.each(DATABASES)('the SSH gateway on %s', (kind) => {
     expect(row).toMatchObject({ endReason: 'terminated', terminatedBy: 'admin@example.test' });
   });
 
+  it('the termination reason reaches a client that was too busy to read before the gateway closed', async () => {
+    // The client is stopped (SIGSTOP) while the session is terminated, for longer than the gateway
+    // waits for it to close on its own; it then reads the reason, the close and the disconnect at
+    // once. ssh2's own end() sent a disconnect with no text, and OpenSSH exits on it before writing
+    // the stderr it had just read: "Received disconnect … 11:" and no reason (issue 20).
+    const before = new Set((await recordings()).map((r) => r.id));
+    const live = ssh.call(null, gw(vera.file, 'vera@example.test', 'while true; do echo busy; sleep 0.1; done'));
+    const rec = (await eventually(recordings, (l) => l.some((r) => r.ended_on === null && !before.has(r.id)))).find(
+      (r) => r.ended_on === null && !before.has(r.id),
+    )!;
+    await eventually(
+      async () => live.child.pid,
+      (pid) => pid !== undefined,
+    );
+    live.child.kill('SIGSTOP');
+    try {
+      const res = await server.call<{ message: string }>('DELETE', `/api/tunnel/${rec.id}`, {
+        token: admin,
+        headers: { 'host-id': agentId },
+      });
+      expect(res.body.message).toBe('Session terminated');
+      await new Promise((resolve) => setTimeout(resolve, 1600));
+    } finally {
+      live.child.kill('SIGCONT');
+    }
+    const ended = await live.done;
+    expect(ended.code).not.toBe(0);
+    expect(ended.stderr).toContain('terminated by admin@example.test');
+  });
+
   it('refuses watching to someone who may not reach the host', async () => {
     const rec = (await recordings())[0]!;
     await server.createUser('xia@example.test', 'password-123', { permissions: ['list-recording'] });

@@ -186,6 +186,8 @@ export class SshGateway {
     this.draining = true;
     this.idle?.close();
     await this.endAll('the Gatehouse server is stopping');
+    // Each user's ssh prints why before the process goes (the client closes, or is told in the disconnect).
+    await Promise.all([...this.connections].map((c) => c.closed));
     this.limits?.close();
     this.report?.close();
     await this.guard?.close();
