@@ -339,22 +339,29 @@ describe.each(DATABASES)('sessions API on %s', (kind) => {
   });
 
   it('counts sessions into the dashboard’s buckets', async () => {
-    const res = await server.call<{
-      recordings: Record<string, unknown> & {
-        past24Hours: { sessions: number }[];
-        pastWeek: unknown[];
-        pastMonth: unknown[];
-        pastAll: unknown[];
-      };
-      agents_dashboard: { total: number; connected: number; days: unknown[] };
-    }>('GET', '/api/agent/dashboard?tz=Europe/Paris', { token: admin });
+    // The last 24 hours are 24 whole hours (Europe/Paris is whole hours from UTC): they begin at
+    // the start of the hour 23 hours before the current one, which moves if the clock passes an
+    // hour while this file runs. The request is asked again if it straddled an hour.
+    const windowStart = () => Math.floor(Date.now() / HOUR) * HOUR - 23 * HOUR;
+    let from: number;
+    let res: Awaited<ReturnType<typeof dashboard>>;
+    do {
+      from = windowStart();
+      res = await dashboard();
+    } while (windowStart() !== from);
+    const started = [
+      ...Array.from({ length: 30 }, (_, i) => now - (i + 1) * HOUR),
+      now - 0.5 * HOUR, // live
+      now - 48 * HOUR, // long
+      now - 400 * HOUR, // two hours long
+    ];
     expect(res.status).toBe(200);
     const r = res.body.recordings;
     expect(r.past24Hours).toHaveLength(24);
     expect(r.pastWeek).toHaveLength(7);
     expect(r.pastMonth).toHaveLength(30);
-    // Sessions started 0.5 h (live) and 1..23 h ago fall in the last 24 hours (plus erin's from the test above).
-    expect(r.totalPast24Hours).toBe(1 + 23 + 1);
+    // The seeded sessions that fall in those hours, plus erin's from the test above.
+    expect(r.totalPast24Hours).toBe(started.filter((t) => t >= from).length + 1);
     expect(r.totalPastWeek).toBe(33);
     expect(r.totalAll).toBe(34);
     expect(r.totalLongRunning).toBe(1);
@@ -364,4 +371,15 @@ describe.each(DATABASES)('sessions API on %s', (kind) => {
     expect(res.body.agents_dashboard.days.length).toBeGreaterThanOrEqual(30);
     expect((await server.call('GET', '/api/agent/dashboard?tz=Mars/Olympus', { token: admin })).status).toBe(400);
   });
+
+  const dashboard = () =>
+    server.call<{
+      recordings: Record<string, unknown> & {
+        past24Hours: { sessions: number }[];
+        pastWeek: unknown[];
+        pastMonth: unknown[];
+        pastAll: unknown[];
+      };
+      agents_dashboard: { total: number; connected: number; days: unknown[] };
+    }>('GET', '/api/agent/dashboard?tz=Europe/Paris', { token: admin });
 });
