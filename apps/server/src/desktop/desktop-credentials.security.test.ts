@@ -102,6 +102,8 @@ describe.skipIf(skip)('gateway desktop credentials never leak', () => {
     const xvfb = children.find((c) => c.comm === 'Xvfb')!;
     const dir = /-auth\0([^\0]+)\/Xauthority/.exec(fs.readFileSync(`/proc/${xvfb.pid}/cmdline`, 'utf8'))![1]!;
     expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+    // The username and domain reached FreeRDP in a connection file there, gone once it connected.
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.rdp'))).toEqual([]);
     client.close();
     await client.closed;
     await eventually(

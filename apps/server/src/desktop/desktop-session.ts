@@ -166,6 +166,34 @@ export function exitWords(code: number | null, detail: string): string {
   return `The remote desktop connection failed (FreeRDP exit ${code ?? 'signal'})${suffix}`;
 }
 
+/** What the user typed for the remote desktop's own login (the hello refuses control characters). */
+export interface DesktopCredentials {
+  username: string;
+  password: string;
+  domain?: string | undefined;
+}
+
+/**
+ * An RDP connection file (FreeRDP reads `name:s:value` lines) with the login's username and
+ * domain, and the connection type FreeRDP uses without a file. A value that could start another line is refused here too, whatever the caller checked.
+ */
+export function connectionFileText(credentials: DesktopCredentials): string {
+  const lines: string[] = [];
+  for (const [key, value] of [
+    ['username', credentials.username],
+    ['domain', credentials.domain],
+  ] as const) {
+    if (value === undefined || value === '') continue;
+    // eslint-disable-next-line no-control-regex
+    if (/[\u0000-\u001f\u007f]/.test(value)) throw new DesktopUnreachable(`The ${key} cannot hold control characters.`);
+    lines.push(`${key}:s:${value}`);
+  }
+  // A connection file without a connection type makes FreeRDP 2 autodetect the network, which
+  // turns on its lossy codecs (GFX, RemoteFX, H.264): the same LAN type as without a file instead.
+  lines.push('connection type:i:6');
+  return `${lines.join('\r\n')}\r\n`;
+}
+
 interface Child {
   process: ChildProcess;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -250,7 +278,7 @@ export interface DesktopOptions {
    */
   clipboard?: DesktopClipboard | undefined;
   /** Given to FreeRDP on its stdin only; never in its arguments, environment or any log. */
-  credentials: { username: string; password: string; domain?: string | undefined };
+  credentials: DesktopCredentials;
   /** Opens a byte stream to the RDP host (through the host's agent). */
   connect: () => Promise<Duplex>;
   /** The host's recording settings and where ffmpeg's fragmented MP4 goes; none: no video. */
@@ -523,9 +551,18 @@ export class DesktopSession extends EventEmitter {
 
   private async startFreeRdp(): Promise<void> {
     const { credentials } = this.options;
+    // FreeRDP 2 reads only the password from stdin before it connects (/from-stdin:force); the
+    // username and domain it asks for later only during NLA. So a host without NLA (xrdp) got the
+    // username as the password, no auto-logon, and showed its own login screen; an NLA host got the
+    // next lines as username and domain. The username and domain go in a connection file in the
+    // desktop's private folder (never in the arguments, which every local user can read), read at
+    // start and removed once FreeRDP is connected; the password alone goes on stdin.
+    const connectionFile = path.join(this.dir, 'connection.rdp');
+    fs.writeFileSync(connectionFile, connectionFileText(credentials), { mode: 0o600 });
     const xfreerdp = run(
       this.programs.xfreerdp,
       [
+        connectionFile,
         `/v:${path.join(this.dir, 'rdp.sock')}`,
         '/from-stdin:force',
         '/cert:ignore',
@@ -542,8 +579,16 @@ export class DesktopSession extends EventEmitter {
       this.env(),
     );
     this.xfreerdp = xfreerdp;
-    // FreeRDP asks for the username, the domain and the password, in that order, on its stdin.
-    xfreerdp.process.stdin?.end(`${credentials.username}\n${credentials.domain ?? ''}\n${credentials.password}\n`);
+    xfreerdp.process.stdin?.end(`${credentials.password}\n`);
+    try {
+      await this.awaitFreeRdpWindow(xfreerdp, credentials);
+    } finally {
+      fs.rmSync(connectionFile, { force: true });
+    }
+  }
+
+  /** Waits for FreeRDP's window (the login accepted), then reads the size the host keeps. */
+  private async awaitFreeRdpWindow(xfreerdp: Child, credentials: DesktopCredentials): Promise<void> {
     const secrets = [credentials.password, credentials.username, credentials.domain ?? ''];
     const failed = async (): Promise<never> => {
       const { code } = await xfreerdp.exited;

@@ -7,6 +7,7 @@ import { type AgentProcess, eventually, startAgent } from '../test/agent-process
 import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
 import { type XDisplay, missingPrograms, near, samplePixel, startXDisplay } from '../test/x-display.js';
 import { XRDP_HOST_PROGRAMS, type XrdpHost, type XrdpUser, startXrdpHost } from '../test/xrdp-host.js';
+import { openDesktop } from '../test/desktop-rig.js';
 import { ffprobe, startTunnel } from './video-fixtures.js';
 import type { SignedVideoManifest } from './chain.js';
 
@@ -17,8 +18,8 @@ const why = notRoot ? 'it needs root' : missing.length > 0 ? `missing: ${missing
 const skip = why !== '' && !process.env.CI;
 if (skip) console.warn(`xrdp host tests skipped (${why}); CI runs it`);
 
-/** Each host user's session colour (~/startwm.sh paints it). */
-const COLOURS = ['#cc2222', '#2244cc'] as const;
+/** Each host user's session colour (~/startwm.sh paints it): two native users, one in the browser. */
+const COLOURS = ['#cc2222', '#2244cc', '#22aa44'] as const;
 
 type Listed = {
   id: string;
@@ -61,6 +62,7 @@ describe.skipIf(skip).each(DATABASES)('an xrdp host through the gateway on %s', 
   let admin: string;
   let host: XrdpHost;
   let agent: AgentProcess;
+  let definitionId: string;
   const people: Person[] = [];
   const children: ChildProcess[] = [];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-xrdp-host-test-'));
@@ -193,8 +195,10 @@ describe.skipIf(skip).each(DATABASES)('an xrdp host through the gateway on %s', 
     ).body.definition;
     // The default: an RDP session that cannot be filmed is refused.
     expect(definition.unfilmed_rdp).toBe('refuse');
+    definitionId = definition.id;
     const ids: string[] = [];
-    for (const [i, hostUser] of host.users.entries()) {
+    // The last host user is the browser's (its Gatehouse user is made by its own test).
+    for (const [i, hostUser] of host.users.slice(0, 2).entries()) {
       const email = `person${i}@example.test`;
       const password = `person-${i}-password`;
       await server.createUser(email, password);
@@ -205,6 +209,9 @@ describe.skipIf(skip).each(DATABASES)('an xrdp host through the gateway on %s', 
       const screen = await startXDisplay({ width: 800, height: 600 });
       people.push({ email, password, host: hostUser, screen, tunnelPort: 0 });
     }
+    await server.createUser('browser@example.test', 'browser-password');
+    const all = await server.call<{ users: { id: string; email: string }[] }>('GET', '/api/user', { token: admin });
+    ids.push(all.body.users.find((u) => u.email === 'browser@example.test')!.id);
     await server.call('PUT', `/api/tunneldefinition/${definition.id}/users`, { token: admin, body: { users: ids } });
     for (const person of people) {
       const tunnel = await startTunnel([
@@ -313,4 +320,67 @@ describe.skipIf(skip).each(DATABASES)('an xrdp host through the gateway on %s', 
     for (const s of ended) expect(s).toMatchObject({ has_video: true, video_state: 'stopped' });
     expect(ended.every((s) => s.ended_on !== null)).toBe(true);
   }, 240_000);
+  it('a browser desktop of a third host user is filmed at the gateway, shows that user’s own session, and stays whole when the browser resizes', async () => {
+    const hostUser = host.users[2]!;
+    const token = await server.login('browser@example.test', 'browser-password');
+    const known = new Set((await sessions()).map((s) => s.id));
+    const ws = server.url.replace(/^http/, 'ws');
+    // As the console opens it: the host user's own xrdp login, typed into the console's dialog.
+    const { client, answer } = await openDesktop(`${ws}/api/desktop/connect?definition=${definitionId}`, {
+      token,
+      username: hostUser.name,
+      password: hostUser.password,
+      width: 800,
+      height: 600,
+      screen: { width: 1440, height: 900 },
+    }).catch(diagnose);
+    expect(answer, JSON.stringify(answer)).toMatchObject({ ready: true });
+    const recordingId = answer.recording_id as string;
+    expect(known.has(recordingId)).toBe(false);
+    const size = await client.handshake({ desktopSize: true });
+    // A fresh xrdp login: the user's own desktop, in the middle and at the far corner alike.
+    await eventually(
+      () => client.pixel(Math.floor(size.width / 2), Math.floor(size.height / 2)),
+      (rgb) => near(rgb, hostUser.colour),
+      60_000,
+    ).catch(diagnose);
+    expect(near(await client.pixel(size.width - 2, size.height - 2), hostUser.colour)).toBe(true);
+    // The console's Sessions list has it as this user's rdp session, live and filmed at the gateway.
+    const listed = (await sessions()).find((s) => s.id === recordingId);
+    expect(listed).toMatchObject({ type: 'rdp', user: { email: 'browser@example.test' }, ended_on: null });
+    expect(host.processesOf(hostUser.uid).length).toBeGreaterThan(0);
+
+    // The browser's area changes. Whatever size xrdp 0.9 keeps (it may take the new one or not),
+    // the browser sees all of the user's desktop, never a crop or black.
+    client.send({ resize: { width: 1024, height: 700 } });
+    await new Promise((r) => setTimeout(r, 4000));
+    await eventually(
+      () => client.pixel(Math.max(0, client.width - 2), Math.max(0, client.height - 2)),
+      (rgb) => near(rgb, hostUser.colour),
+      20_000,
+    );
+    expect(near(await client.pixel(Math.floor(client.width / 2), Math.floor(client.height / 2)), hostUser.colour)).toBe(
+      true,
+    );
+    await new Promise((r) => setTimeout(r, 1500));
+    client.close();
+    await client.closed;
+
+    // The gateway's film of it: playable, and it shows this user's desktop, not the other two.
+    const done = await eventually(
+      () => playback(recordingId),
+      (p) => p.available && !p.live,
+      30_000,
+    ).catch(diagnose);
+    const file = await download(recordingId, 'browser');
+    const probe = await ffprobe(file);
+    expect(probe.codec).toBe('h264');
+    expect(probe.duration).toBeGreaterThan(1);
+    const colour = await samplePixel(file, { at: Math.max(0, probe.duration - 0.3) });
+    expect(near(colour, hostUser.colour), `the film shows ${colour.join(',')}`).toBe(true);
+    for (const other of host.users.slice(0, 2)) expect(near(colour, other.colour, 80)).toBe(false);
+    expect(fs.statSync(file).size).toBe(done.video_bytes);
+    const integrity = await verify(recordingId);
+    expect(integrity.status, integrity.message).toBe('intact');
+  }, 180_000);
 });
