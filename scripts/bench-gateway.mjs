@@ -207,7 +207,11 @@ try {
     // Text, as terminals print it (NUL bytes would cost the recording six bytes each in JSON).
     // Without recording: the bench-only switch RecordingsService.recordTerminal on this in-process
     // server (sessions still get their rows and files; no terminal byte reaches the recorder).
-    const bulk = `yes 'gatehouse bulk output 0123456789 abcdefghijklmnopqrstuvwxyz' | head -c ${BULK_MIB * 1048576}`;
+    // BENCH_BULK_SOURCE=zero: NUL bytes instead (`head -c N /dev/zero`), output that is not text.
+    const bulk =
+      process.env.BENCH_BULK_SOURCE === 'zero'
+        ? `head -c ${BULK_MIB * 1048576} /dev/zero`
+        : `yes 'gatehouse bulk output 0123456789 abcdefghijklmnopqrstuvwxyz' | head -c ${BULK_MIB * 1048576}`;
     const mibs = (r) => r.bytes / 1048576 / (r.ms / 1000);
     const runs = { direct: [], jump: [], recorded: [], unrecorded: [] };
     // The bastion Gatehouse replaces: `ssh -J` through a plain OpenSSH sshd on loopback (issue 19).
