@@ -4,34 +4,21 @@ import { type MuxLink, MuxStream } from './mux-stream.js';
 /** Two streams joined back to back, each frame delivered on a later loop turn, as over a socket. */
 function pair() {
   const acks: number[] = [];
-  let a: MuxStream;
-  let b: MuxStream;
+  const ends: { a?: MuxStream; b?: MuxStream } = {};
   const later = (f: () => void) => setImmediate(f);
-  const link = (from: () => MuxStream, to: () => MuxStream, counted: boolean): MuxLink => ({
-    sendData: (_s, data) => later(() => expect(to().receive(Buffer.from(data))).toBe(true)),
+  const link = (to: 'a' | 'b', counted: boolean): MuxLink => ({
+    sendData: (_s, data) => later(() => expect(ends[to]!.receive(Buffer.from(data))).toBe(true)),
     sendAck: (_s, bytes) => {
       if (counted) acks.push(bytes);
-      later(() => expect(to().acknowledge(bytes)).toBe(true));
+      later(() => expect(ends[to]!.acknowledge(bytes)).toBe(true));
     },
-    sendEnd: () => later(() => to().peerEnded()),
-    sendClose: () => later(() => to().peerClosed()),
+    sendEnd: () => later(() => ends[to]!.peerEnded()),
+    sendClose: () => later(() => ends[to]!.peerClosed()),
   });
-  a = new MuxStream(
-    1,
-    link(
-      () => a,
-      () => b,
-      false,
-    ),
-  );
-  b = new MuxStream(
-    1,
-    link(
-      () => b,
-      () => a,
-      true,
-    ),
-  );
+  const a = new MuxStream(1, link('b', false));
+  const b = new MuxStream(1, link('a', true));
+  ends.a = a;
+  ends.b = b;
   return { a, b, acks };
 }
 
