@@ -10,6 +10,7 @@ export default defineConfig({
             'apps/server/src/**/*.test.ts',
             'apps/agent/src/**/*.test.ts',
             'packages/contracts/src/**/*.test.ts',
+            'packages/tunnel/src/**/*.test.ts',
             'deploy/**/*.test.ts',
           ],
           environment: 'node',

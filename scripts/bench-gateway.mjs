@@ -83,9 +83,13 @@ const dataDir = path.join(tmp, 'data');
 const { server, database, call } = await startBenchServer(dataDir);
 const token = (await call('POST', '/api/login', undefined, ADMIN)).response.user.authentication_token;
 const { key } = await call('POST', '/api/apikey', token, { description: 'bench' });
+// BENCH_AGENT_PROFILE=DIR: the agent writes a CPU profile there when the bench ends (run the bench
+// itself with `node --cpu-prof` for the server's; NODE_OPTIONS may not carry --cpu-prof).
+const agentProfile = process.env.BENCH_AGENT_PROFILE;
 const agent = spawn(
   process.execPath,
   [
+    ...(agentProfile ? ['--cpu-prof', '--cpu-prof-dir', agentProfile] : []),
     'apps/agent/dist/cli.js',
     '--server',
     server.url,
@@ -168,6 +172,34 @@ function runSsh(target, command) {
   });
 }
 
+// CPU time (user + system) of the agent process so far, in ms, from /proc/PID/stat.
+const ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+function agentCpuMs() {
+  const stat = fs.readFileSync(`/proc/${agent.pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
+}
+// BENCH_SERVER_PROFILE=DIR: a CPU profile of the server's main thread during each gateway bulk run
+// (the inspector's profiler, started and stopped around the run: startup and the database stay out).
+const serverProfile = process.env.BENCH_SERVER_PROFILE;
+let profiler;
+if (serverProfile) {
+  const { Session } = await import('node:inspector/promises');
+  profiler = new Session();
+  profiler.connect();
+  await profiler.post('Profiler.enable');
+  fs.mkdirSync(serverProfile, { recursive: true });
+}
+// Waits until no session is live and the search indexer has nothing left to do.
+async function settle() {
+  for (let i = 0; i < 600; i += 1) {
+    const live = (await call('GET', '/api/recording', token)).recordings.filter((r) => !r.ended_on).length;
+    if (live === 0) break;
+    await sleep(100);
+  }
+  await server.services.textIndexer.idle();
+}
+
 try {
   if (PARTS.has('bulk')) {
     // 1. Bulk output, straight to sshd and through the gateway with and without recording, in
@@ -175,7 +207,11 @@ try {
     // Text, as terminals print it (NUL bytes would cost the recording six bytes each in JSON).
     // Without recording: the bench-only switch RecordingsService.recordTerminal on this in-process
     // server (sessions still get their rows and files; no terminal byte reaches the recorder).
-    const bulk = `yes 'gatehouse bulk output 0123456789 abcdefghijklmnopqrstuvwxyz' | head -c ${BULK_MIB * 1048576}`;
+    // BENCH_BULK_SOURCE=zero: NUL bytes instead (`head -c N /dev/zero`), output that is not text.
+    const bulk =
+      process.env.BENCH_BULK_SOURCE === 'zero'
+        ? `head -c ${BULK_MIB * 1048576} /dev/zero`
+        : `yes 'gatehouse bulk output 0123456789 abcdefghijklmnopqrstuvwxyz' | head -c ${BULK_MIB * 1048576}`;
     const mibs = (r) => r.bytes / 1048576 / (r.ms / 1000);
     const runs = { direct: [], jump: [], recorded: [], unrecorded: [] };
     // The bastion Gatehouse replaces: `ssh -J` through a plain OpenSSH sshd on loopback (issue 19).
@@ -185,25 +221,45 @@ try {
     // machine has a core to spare, that thread is what limits throughput.
     const cpuPerMib = { recorded: [], unrecorded: [] };
     const busyPerMib = { recorded: [], unrecorded: [] };
+    // And the agent's CPU per MiB (its own process, read from /proc: robust under load).
+    const agentCpuPerMib = { recorded: [], unrecorded: [] };
     const measured = async (mode) => {
+      server.services.recordings.recordTerminal = mode === 'recorded';
       const before = process.cpuUsage();
+      const agentBefore = agentCpuMs();
       const loop = performance.eventLoopUtilization();
+      await profiler?.post('Profiler.start');
       const r = await runSsh(viaGateway, bulk);
+      if (profiler) {
+        const { profile } = await profiler.post('Profiler.stop');
+        const file = path.join(serverProfile, `server-${mode}-${Date.now()}.cpuprofile`);
+        fs.writeFileSync(file, JSON.stringify(profile));
+      }
       const used = process.cpuUsage(before);
       const busy = performance.eventLoopUtilization(loop).active;
+      const agentUsed = agentCpuMs() - agentBefore;
       cpuPerMib[mode].push((used.user + used.system) / 1000 / (r.bytes / 1048576));
       busyPerMib[mode].push(busy / (r.bytes / 1048576));
+      agentCpuPerMib[mode].push(agentUsed / (r.bytes / 1048576));
+      server.services.recordings.recordTerminal = true;
+      // A recorded session goes on costing the server after the client saw its last byte: its
+      // recording is finished and signed, then its text is indexed for search (the whole cast file
+      // read, its text written to the database). Before 2026-11-26 the unrecorded run started at
+      // once and shared the process with that work, which is why "without recording" measured
+      // slower than "with" in every round. Each run now starts once the previous one's work is done.
+      await settle();
       return r;
     };
     let missing = 0;
     for (let round = 0; round < BULK_ROUNDS; round += 1) {
       const d = await runSsh(direct, bulk);
       const j = await runSsh(jump, bulk);
-      server.services.recordings.recordTerminal = true;
-      const g = await measured('recorded');
-      server.services.recordings.recordTerminal = false;
-      const u = await measured('unrecorded');
-      server.services.recordings.recordTerminal = true;
+      // Which gateway mode goes first alternates by round, so neither always follows the other.
+      const order = round % 2 === 0 ? ['recorded', 'unrecorded'] : ['unrecorded', 'recorded'];
+      const first = await measured(order[0]);
+      const second = await measured(order[1]);
+      const g = order[0] === 'recorded' ? first : second;
+      const u = order[0] === 'recorded' ? second : first;
       for (const r of [j, g, u]) missing += d.bytes - r.bytes;
       runs.direct.push(mibs(d));
       runs.jump.push(mibs(j));
@@ -224,9 +280,13 @@ try {
       `with/without recording: median ratio ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(3)).join(' ')}; target ≥ 0.9)   gateway/direct ${(median(runs.recorded) / median(runs.direct)).toFixed(3)}   gateway/jump ${(median(runs.recorded) / median(runs.jump)).toFixed(3)}`,
     );
     // One line for scripts/bench-ciphers.mjs --gateway, which alternates runs with and without the add-on.
-    if (process.env.BENCH_JSON) console.log(`bulk-json ${JSON.stringify({ nativeCrypto, ...runs, cpuPerMib })}`);
+    if (process.env.BENCH_JSON)
+      console.log(`bulk-json ${JSON.stringify({ nativeCrypto, ...runs, cpuPerMib, agentCpuPerMib })}`);
     console.log(
-      `server per MiB: main thread busy without recording ${median(busyPerMib.unrecorded).toFixed(2)} ms, with ${median(busyPerMib.recorded).toFixed(2)} ms (ratio ${(median(busyPerMib.unrecorded) / median(busyPerMib.recorded)).toFixed(3)})   process CPU without ${median(cpuPerMib.unrecorded).toFixed(2)} ms, with ${median(cpuPerMib.recorded).toFixed(2)} ms (ratio ${(median(cpuPerMib.unrecorded) / median(cpuPerMib.recorded)).toFixed(3)})`,
+      `server per MiB: main thread busy without recording ${median(busyPerMib.unrecorded).toFixed(2)} ms, with ${median(busyPerMib.recorded).toFixed(2)} ms (ratio ${(median(busyPerMib.unrecorded) / median(busyPerMib.recorded)).toFixed(3)})   process CPU without ${median(cpuPerMib.unrecorded).toFixed(2)} ms, with ${median(cpuPerMib.recorded).toFixed(2)} ms (ratio ${(median(cpuPerMib.unrecorded) / median(cpuPerMib.recorded)).toFixed(3)})   agent CPU without ${median(agentCpuPerMib.unrecorded).toFixed(2)} ms, with ${median(agentCpuPerMib.recorded).toFixed(2)} ms   load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
     );
     // The recorder alone on the same text: CPU of the whole process, and the share of its own thread.
     const rec = await Recorder.create(path.join(tmp, 'alone.cast'), crypto.randomUUID(), { width: 80, height: 24 });
@@ -460,6 +520,9 @@ try {
     for (const s of idle) s.kill('SIGKILL');
   }
 } finally {
+  // SIGTERM lets the agent exit on its own (so `NODE_OPTIONS=--cpu-prof` writes its profile too).
+  agent.kill('SIGTERM');
+  await Promise.race([new Promise((r) => agent.once('exit', r)), sleep(3000)]);
   agent.kill('SIGKILL');
   await server.close();
   await database.close();

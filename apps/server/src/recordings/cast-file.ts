@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
-import type { CastEvent } from '@gatehouse/contracts';
+import { type CastEvent, castEvent } from '@gatehouse/contracts';
 import { lastChainEntry } from './chain-file.js';
 import { READ_WINDOW, readAt, readLines } from './file-reader.js';
 
@@ -176,14 +176,13 @@ export async function searchCast(
   let tail = '';
   for await (const { offset, line, cut } of cast.lines()) {
     if (cut) continue;
-    let event: unknown;
+    let event: CastEvent | undefined;
     try {
-      event = JSON.parse(line.toString('utf8'));
+      event = castEvent(JSON.parse(line.toString('utf8')));
     } catch {
       continue;
     }
-    if (!Array.isArray(event) || event[1] !== 'o' || typeof event[2] !== 'string' || typeof event[0] !== 'number')
-      continue;
+    if (!event || event[1] !== 'o') continue;
     const text = plainText(event[2]);
     const joined = tail + text;
     const lower = joined.toLocaleLowerCase();
@@ -232,7 +231,9 @@ export async function castTail(castFile: string, maxBytes: number): Promise<{ up
     for await (const { line, cut } of cast.lines(await cast.lineStartFrom(cast.size - maxBytes))) {
       if (cut) continue;
       try {
-        events.push(JSON.parse(line.toString('utf8')) as CastEvent);
+        // Output stored as bytes ("b") goes to watchers as the 'o' event it stands for.
+        const event = castEvent(JSON.parse(line.toString('utf8')));
+        if (event) events.push(event);
       } catch {
         // Not an event to draw.
       }

@@ -13,6 +13,14 @@ export const CHECKPOINT_MS = 4000;
  * newest, so a crash loses at most this much committed-but-unwritten output more.
  */
 export const COMMIT_SPACING_MS = 100;
+/**
+ * And at least this many times as far apart as the last write took (issue 19): on the embedded
+ * database, which runs on the gateway's own thread, a write under load takes 10–30 ms, and ten of
+ * them a second were a recorded bulk copy's largest cost on that thread after the relay itself. A
+ * recording's progress then takes at most a tenth of the database's time, whatever its speed; on
+ * PostgreSQL (a write of a millisecond or two) the spacing stays COMMIT_SPACING_MS.
+ */
+export const COMMIT_SPACING_FACTOR = 10;
 
 /**
  * Commits one live recording's chain progress to its row as each chunk reaches the disk, so that
@@ -29,6 +37,8 @@ export class ProgressCommitter {
   private latest: FlushedChunk;
   private waiting: FlushedChunk | undefined;
   private writing: Promise<void> | undefined;
+  /** When the next write may start (Date.now() ms). */
+  private nextWrite = 0;
 
   constructor(
     start: FlushedChunk,
@@ -48,6 +58,9 @@ export class ProgressCommitter {
   }
 
   private async drain(): Promise<void> {
+    // A chunk after a quiet spell waits out the spacing too: writes start that far apart.
+    const early = this.nextWrite - Date.now();
+    if (early > 0) await new Promise((resolve) => setTimeout(resolve, early));
     while (this.waiting) {
       const next = this.waiting;
       this.waiting = undefined;
@@ -58,7 +71,9 @@ export class ProgressCommitter {
       } catch (error) {
         this.failed(error);
       }
-      const rest = COMMIT_SPACING_MS - (Date.now() - started);
+      const took = Date.now() - started;
+      this.nextWrite = started + Math.max(COMMIT_SPACING_MS, COMMIT_SPACING_FACTOR * took);
+      const rest = this.nextWrite - Date.now();
       if (this.waiting && rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
     }
     this.writing = undefined;

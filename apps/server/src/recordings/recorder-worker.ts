@@ -27,6 +27,17 @@ function decode(r, kind, bytes) {
   return [decoder.write(bytes), false];
 }
 
+// Output that is not text goes into the file as [t, "b", base64] (CAST_BYTES in the contracts): its
+// JSON string would take more than twice its bytes (NUL is 6 bytes as \u0000; base64 takes 4 per 3,
+// and text, even coloured with escapes, stays under twice and stays readable as 'o'), or it held
+// bytes that are not UTF-8, which the text would have replaced by U+FFFD. Only when the bytes are
+// whole characters on both ends (the decoder holds nothing before or after), so the event decodes
+// on its own; otherwise the text, as before.
+function compact(bytes, json, text, whole) {
+  if (!whole || bytes.length < 16) return false;
+  return json.length > 2 * bytes.length || text.includes('\uFFFD');
+}
+
 function line(t, kind, text, ascii) {
   const json = '[' + t + ',"' + kind + '",' + JSON.stringify(text) + ']\n';
   return ascii ? Buffer.from(json, 'latin1') : Buffer.from(json);
@@ -52,9 +63,28 @@ function chunk(m) {
       add(t, kind, text, kind === 'r');
       continue;
     }
-    const [decoded, ascii] = decode(r, kind, data.subarray(at, at + length));
+    const bytes = data.subarray(at, at + length);
     at += length;
-    if (decoded) add(t, kind, decoded, ascii);
+    const before = r.decoders[kind].lastNeed === 0;
+    const [decoded, ascii] = decode(r, kind, bytes);
+    if (!decoded) continue;
+    if (kind !== 'o') {
+      add(t, kind, decoded, ascii);
+      continue;
+    }
+    const json = JSON.stringify(decoded);
+    if (compact(bytes, json, decoded, before && r.decoders[kind].lastNeed === 0)) {
+      const out = Buffer.from('[' + t + ',"b","' + bytes.toString('base64') + '"]\n', 'latin1');
+      lines.push(out);
+      size += out.length;
+      if (m.watched) events.push([t, 'o', decoded]);
+      continue;
+    }
+    const out = '[' + t + ',"o",' + json + ']\n';
+    const encoded = ascii ? Buffer.from(out, 'latin1') : Buffer.from(out);
+    lines.push(encoded);
+    size += encoded.length;
+    if (m.watched) events.push([t, 'o', decoded]);
   }
   if (m.final) {
     for (const kind of ['o', 'i']) {

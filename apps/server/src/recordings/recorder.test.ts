@@ -2,10 +2,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { CastEvent } from '@gatehouse/contracts';
+import { CAST_BYTES, type CastEvent, castEvent } from '@gatehouse/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signManifest } from './chain.js';
 import { FLUSH_MS, type LiveChunk, Recorder } from './recorder.js';
+import { CastFile, castTail, searchCast } from './cast-file.js';
+import { extractText } from './text-extract.js';
 import { verifyRecording } from './verify.js';
 
 const pair = generateKeyPairSync('ed25519');
@@ -48,6 +50,70 @@ describe('Recorder', () => {
     expect(events.length).toBeLessThan(packets / 4);
     const times = events.map((e) => e[0]);
     expect(times).toEqual([...times].sort((a, b) => a - b));
+    const manifest = signManifest(
+      {
+        recording_id: id,
+        started_on: new Date().toISOString(),
+        ended_on: new Date().toISOString(),
+        header_sha256: recorder.headerSha256,
+        bytes: totals.bytes,
+        chunks: totals.chunks,
+        chain_head: totals.chainHead,
+        end_reason: 'client-closed',
+      },
+      privateKey,
+    );
+    expect(await verifyRecording(file, manifest, publicKey)).toEqual({ intact: true, problems: [] });
+  });
+
+  it('stores output that is not text as base64 bytes ("b"), every byte kept, readable by the readers', async () => {
+    const id = crypto.randomUUID();
+    const file = path.join(dir, 'binary.cast');
+    const recorder = await Recorder.create(file, id, { width: 80, height: 24 });
+    recorder.output(Buffer.from('$ head -c 1M /dev/zero; printf marker\r\n'));
+    await recorder.flush();
+    // NUL bytes (6 bytes each as a JSON string) and bytes that are not UTF-8 (U+FFFD as text).
+    const binary = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < binary.length; i += 4096) binary[i + 1] = 0xff;
+    for (let at = 0; at < binary.length; at += 32768) {
+      recorder.output(binary.subarray(at, at + 32768));
+      if (recorder.needsDrain) await new Promise((r) => recorder.once('drain', r));
+    }
+    await recorder.flush();
+    recorder.output(Buffer.from('marker été\r\n'));
+    const totals = await recorder.finish();
+    const lines = (await fs.readFile(file, 'utf8')).split('\n').slice(1).filter(Boolean);
+    const raw = lines.map((l) => JSON.parse(l) as [number, string, string]);
+    expect(raw[0]![1]).toBe('o');
+    expect(raw.at(-1)).toEqual([expect.any(Number), 'o', 'marker été\r\n']);
+    const stored = raw.filter((e) => e[1] === CAST_BYTES);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(raw.slice(1, -1).every((e) => e[1] === CAST_BYTES)).toBe(true);
+    // Every byte, as it was (not U+FFFD), in about 4/3 of its size instead of about 6 times.
+    expect(Buffer.concat(stored.map((e) => Buffer.from(e[2], 'base64'))).equals(binary)).toBe(true);
+    expect((await fs.stat(file)).size).toBeLessThan(1.5 * binary.length);
+    // What readers make of it: the 'o' events it stands for, decoded as a terminal would.
+    const events = raw.map((e) => castEvent(e)!);
+    expect(events.every((e) => e[1] === 'o')).toBe(true);
+    expect(events.map((e) => e[2]).join('')).toBe(
+      `$ head -c 1M /dev/zero; printf marker\r\n${new TextDecoder().decode(binary)}marker été\r\n`,
+    );
+    const tail = await castTail(file, 64 * 1024);
+    expect(tail.events.every((e) => e[1] === 'o')).toBe(true);
+    expect(tail.events.at(-1)![2]).toBe('marker été\r\n');
+    const cast = await CastFile.open(file);
+    try {
+      expect((await searchCast(cast, 'marker été')).hits).toHaveLength(1);
+    } finally {
+      await cast.close();
+    }
+    const text = await extractText(file);
+    // The text index reads it too: the line the binary output ran into ends with the text after it.
+    expect(text.entries.at(-1)).toEqual({
+      t: expect.any(Number) as number,
+      kind: 'output',
+      text: expect.stringMatching(/marker été$/) as string,
+    });
     const manifest = signManifest(
       {
         recording_id: id,

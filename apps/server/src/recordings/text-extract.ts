@@ -1,3 +1,4 @@
+import { CAST_BYTES, type CastEvent, castEvent } from '@gatehouse/contracts';
 import { CastFile } from './cast-file.js';
 import { InputLines, type TextLine, TerminalLines } from './terminal-text.js';
 
@@ -57,21 +58,23 @@ export async function extractText(file: string, size?: number): Promise<Extracte
   try {
     for await (const { line, cut } of cast.lines()) {
       if (cut) continue;
-      const kind = EVENT_KIND.exec(line.subarray(0, 40).toString('latin1'))?.[1];
+      const type = EVENT_KIND.exec(line.subarray(0, 40).toString('latin1'))?.[1];
+      // Output stored as bytes (CAST_BYTES) is output.
+      const kind = type === CAST_BYTES ? 'o' : type;
       if (kind === 'o' && used.output >= TEXT_CAPS.output) {
         truncated = true;
         continue;
       }
       if (kind !== 'o' && kind !== 'i' && kind !== 'm') continue;
       if (kind === 'i' && used.input >= TEXT_CAPS.input) continue;
-      let event: unknown;
+      let event: CastEvent | undefined;
       try {
-        event = JSON.parse(line.toString('utf8'));
+        event = castEvent(JSON.parse(line.toString('utf8')));
       } catch {
         continue;
       }
-      if (!Array.isArray(event) || typeof event[0] !== 'number' || typeof event[2] !== 'string') continue;
-      const [t, , data] = event as [number, string, string];
+      if (!event) continue;
+      const [t, , data] = event;
       if (kind === 'o') output.write(t, data);
       else if (kind === 'i') input.write(t, data);
       else marker(t, data, add);

@@ -20,6 +20,10 @@ describe('cast stream parsing', () => {
     expect(parseEventLine(JSON.stringify([1.5, 'm', transfer]))).toBeNull();
     expect(parseEventLine('[0.1,"m","{\\"type\\":\\"channel\\",\\"kind\\":\\"sftp\\"}"]')).toBeNull();
     expect(parseEventLine('[2,"o","shown"]')).toEqual([2, 'o', 'shown']);
+    // Output the recorder stored as bytes (issue 19): played as the 'o' event it stands for.
+    const bytes = btoa(String.fromCharCode(0, 0, 0x68, 0xc3, 0xa9, 0xff, 0x0d, 0x0a));
+    expect(parseEventLine(`[2.5,"b","${bytes}"]`)).toEqual([2.5, 'o', '\u0000\u0000hé\uFFFD\r\n']);
+    expect(parseEventLine('[2.5,"b","not base64!"]')).toBeNull();
   });
 
   it('reads the header and where the events begin', () => {

@@ -1,4 +1,4 @@
-import type { CastEvent } from '@gatehouse/contracts';
+import { type CastEvent, castEvent } from '@gatehouse/contracts';
 
 /** The first line of an asciicast v2 file. */
 export interface CastHeader {
@@ -48,10 +48,10 @@ export function headerSize(header: CastHeader): { cols: number; rows: number } {
 export function parseEventLine(line: string): CastEvent | null {
   if (line.trim() === '') return null;
   try {
-    const value = JSON.parse(line) as unknown;
-    if (!Array.isArray(value) || value.length < 3) return null;
-    const [t, type, data] = value as unknown[];
-    if (typeof t !== 'number' || typeof data !== 'string') return null;
+    // Output the recorder stored as bytes ([t, "b", base64]) comes back as the 'o' event it stands for.
+    const event = castEvent(JSON.parse(line) as unknown);
+    if (!event) return null;
+    const [t, type, data] = event;
     if (type !== 'o' && type !== 'i' && type !== 'r') return null;
     return [t, type, data];
   } catch {
