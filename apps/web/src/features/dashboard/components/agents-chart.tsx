@@ -15,7 +15,11 @@ export function AgentsChart({ days }: { days: readonly AgentDay[] }) {
   const theme = useTheme();
   const language = i18n.language;
   const rtl = theme.direction === 'rtl';
-  const sorted = useMemo(() => [...days].sort((a, b) => Date.parse(a.start) - Date.parse(b.start)), [days]);
+  // Right to left, newest first rather than a reversed axis, whose date labels overlapped (issue 20).
+  const sorted = useMemo(
+    () => [...days].sort((a, b) => (rtl ? -1 : 1) * (Date.parse(a.start) - Date.parse(b.start))),
+    [days, rtl],
+  );
   const count = (value: number | null) => formatCount(value ?? 0, language);
   return (
     <LineChart
@@ -27,7 +31,6 @@ export function AgentsChart({ days }: { days: readonly AgentDay[] }) {
         {
           scaleType: 'point',
           data: sorted.map((day) => day.start),
-          reverse: rtl,
           height: X_AXIS_HEIGHT,
           tickLabelMinGap: 12,
           valueFormatter: (start: string, context: { location: string }) =>

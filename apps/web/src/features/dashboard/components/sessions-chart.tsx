@@ -20,13 +20,15 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
   const theme = useTheme();
   const language = i18n.language;
   const rtl = theme.direction === 'rtl';
-  const starts = useMemo(() => props.buckets.map((bucket) => bucket.start), [props.buckets]);
-  const values = useMemo(() => props.buckets.map((bucket) => bucket.sessions), [props.buckets]);
+  // Right to left, the buckets are given newest first rather than the axis reversed: on a reversed
+  // axis the chart thinned its date labels wrongly and some overlapped (issue 20).
+  const ordered = useMemo(() => (rtl ? [...props.buckets].reverse() : props.buckets), [props.buckets, rtl]);
+  const starts = useMemo(() => ordered.map((bucket) => bucket.start), [ordered]);
+  const values = useMemo(() => ordered.map((bucket) => bucket.sessions), [ordered]);
   const withYear = spansYears(starts);
 
   const xAxis = {
     data: starts,
-    reverse: rtl,
     height: X_AXIS_HEIGHT,
     tickLabelMinGap: 12,
     valueFormatter: (start: string, context: { location: string }) =>
