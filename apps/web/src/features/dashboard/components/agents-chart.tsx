@@ -4,10 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AgentDay } from '../api/get-dashboard';
 import { formatBucketLong, formatBucketTick, formatCount } from '../model/format';
-import { CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
-
-/** Room at the chart's end for the half of the last date that passes the last point. */
-const END_ROOM = 28;
+import { CHART_END_ROOM, CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
 
 /** Agents connected (at some time that day) and enrolled (at its end), per day; a lazy chunk. */
 export function AgentsChart({ days }: { days: readonly AgentDay[] }) {
@@ -24,9 +21,7 @@ export function AgentsChart({ days }: { days: readonly AgentDay[] }) {
   return (
     <LineChart
       height={CHART_HEIGHT}
-      // A point scale puts the last day's tick on the chart's far edge: half a date's width beyond
-      // it, so the chart shortened that label to "Nov…" (issue 20). The axis side has its room.
-      margin={rtl ? { left: END_ROOM } : { right: END_ROOM }}
+      margin={rtl ? { left: CHART_END_ROOM } : { right: CHART_END_ROOM }}
       xAxis={[
         {
           scaleType: 'point',

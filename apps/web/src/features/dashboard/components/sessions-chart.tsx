@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { ChartBucket } from '../api/get-dashboard';
 import { formatBucketLong, formatBucketTick, formatCount, spansYears } from '../model/format';
 import type { BucketUnit } from '../model/ranges';
-import { CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
+import { CHART_END_ROOM, CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
 
 /** Past this many buckets (the "all" range over months) an area reads better than hairline bars. */
 const MAX_BARS = 62;
@@ -44,6 +44,7 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
       valueFormatter: (value: number) => formatCount(value, language),
     },
   ];
+  const margin = rtl ? { left: CHART_END_ROOM } : { right: CHART_END_ROOM };
   const series = {
     data: values,
     label: props.label,
@@ -55,6 +56,7 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
     return (
       <LineChart
         height={CHART_HEIGHT}
+        margin={margin}
         xAxis={[{ ...xAxis, scaleType: 'point' }]}
         yAxis={yAxis}
         series={[{ ...series, area: true, showMark: false, curve: 'linear' }]}
@@ -66,6 +68,7 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
   return (
     <BarChart
       height={CHART_HEIGHT}
+      margin={margin}
       xAxis={[{ ...xAxis, scaleType: 'band' }]}
       yAxis={yAxis}
       series={[series]}
