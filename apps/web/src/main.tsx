@@ -1,3 +1,5 @@
+// First: no schema may be built before zod is told not to probe for eval (lib/zod-jitless.ts).
+import './lib/zod-jitless';
 import '@fontsource/poppins/300.css';
 import '@fontsource/poppins/400.css';
 import '@fontsource/poppins/500.css';

@@ -1,4 +1,4 @@
-import type { ADMIN_ROLE, Permission } from '@gatehouse/contracts';
+import type { ADMIN_ROLE, Permission, Routes } from '@gatehouse/contracts';
 
 /** The admin role's name (typed against the contract, so no contract code enters the initial bundle). */
 const ADMIN: typeof ADMIN_ROLE = 'admin';
@@ -30,3 +30,12 @@ export function hasPermission(user: PermissionHolder | null, required: readonly 
 export function isAdmin(user: Pick<PermissionHolder, 'roles'> | null): boolean {
   return user?.roles.some((role) => role.name === ADMIN) ?? false;
 }
+
+/**
+ * Who may read the security settings on screen (the Settings screen's section and the sidebar's
+ * security block): the permission the server checks for them (POST /api/security, GET
+ * /api/settings). GET /api/security answers everyone signed in only because the console needs
+ * its flags to make calls; a plain user is not shown them. Typed as the contract's list, so a
+ * change there fails this build.
+ */
+export const SECURITY_SETTINGS_PERMISSIONS: Routes['saveSecurity']['access']['anyOf'] = ['manage-settings'];

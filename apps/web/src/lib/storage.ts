@@ -8,6 +8,8 @@ export const STORAGE_KEYS = {
   /** How this browser's session signed in (password, ldap or sso): re-authorization follows it. */
   signInMethod: 'signInMethod',
   locale: 'locale',
+  /** 'true' while the sidebar's security and server box is unfolded. */
+  sidebarInfoOpen: 'sidebarInfoOpen',
   /** 'true' runs the console against the in-browser mock API (spec §2.5, §9); anything else, the server. */
   useMockData: 'useMockData',
 } as const;

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import type { ChipProps } from '@mui/material/Chip';
+import Tooltip from '@mui/material/Tooltip';
 import { useTranslation } from 'react-i18next';
 import type { NavCountKey, NavigationCounts } from '../../../lib/feature';
 
@@ -15,8 +16,10 @@ function chipColor(key: NavCountKey, value: number | string): ChipProps['color']
 }
 
 /**
- * The counts beside a navigation entry, only those the server sent (spec §2.3). `chips` false
- * (a collapsed mini rail) keeps only the hidden description screen readers announce.
+ * The counts beside a navigation entry, only those the server sent (spec §2.3). Each badge says
+ * what it counts in a tooltip and its accessible label (two bare numbers side by side explained
+ * nothing); the link is described by all of them. `chips` false (a collapsed mini rail) keeps
+ * only the hidden description screen readers announce.
  */
 export function NavCounts({
   id,
@@ -47,18 +50,22 @@ export function NavCounts({
   return (
     <Box sx={{ display: 'flex', gap: 0.5, flexShrink: 0 }}>
       {hidden}
-      {present.map(({ key, value }) => (
-        <Chip
-          key={key}
-          size="small"
-          aria-hidden
-          title={`${t(`navCounts.${key}`)}: ${label(key, value)}`}
-          label={label(key, value)}
-          color={chipColor(key, value)}
-          variant={chipColor(key, value) === 'default' ? 'filled' : 'outlined'}
-          sx={{ minWidth: 24, cursor: 'inherit', pointerEvents: 'auto' }}
-        />
-      ))}
+      {present.map(({ key, value }) => {
+        const says = `${t(`navCounts.${key}`)}: ${label(key, value)}`;
+        return (
+          <Tooltip key={key} title={says} placement="top" describeChild={false}>
+            <Chip
+              size="small"
+              role="img"
+              aria-label={says}
+              label={label(key, value)}
+              color={chipColor(key, value)}
+              variant={chipColor(key, value) === 'default' ? 'filled' : 'outlined'}
+              sx={{ minWidth: 24, cursor: 'inherit', pointerEvents: 'auto' }}
+            />
+          </Tooltip>
+        );
+      })}
     </Box>
   );
 }

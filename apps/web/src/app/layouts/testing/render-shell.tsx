@@ -26,6 +26,16 @@ export const ADMIN: StoredUser = {
   authType: 'jwt_auth',
 };
 
+/** A plain user: the role user only, holding none of the permissions the catalogue lists. */
+export const PLAIN_USER: StoredUser = {
+  email: 'grace@example.test',
+  username: 'grace@example.test',
+  name: 'Grace Kim',
+  roles: [{ name: 'user', permissions: [] }],
+  effectivePermissions: ['create-tunnel'],
+  authType: 'jwt_auth',
+};
+
 /** Counts, metadata and security settings as the server answers them. */
 export const SERVER: Record<string, FakeAnswer> = {
   'GET api/navigation/counts': [200, { totalSessions: 1234, liveSessions: 2, totalUsers: 7, totalHosts: 3 }],
@@ -47,10 +57,12 @@ export function setWindowWidth(width: number): void {
  * Renders the signed-in shell (RootLayout) on a memory router with three small screens, the
  * given saved theme settings and window width, against a fake server.
  */
-export function renderShell(options: { path?: string; settings?: Partial<ThemeSettings>; width?: number } = {}) {
+export function renderShell(
+  options: { path?: string; settings?: Partial<ThemeSettings>; width?: number; user?: StoredUser } = {},
+) {
   setWindowWidth(options.width ?? 1400);
   localStorage.setItem(THEME_SETTINGS_KEY, JSON.stringify({ ...DEFAULT_THEME_SETTINGS, ...options.settings }));
-  signIn('token', ADMIN);
+  signIn('token', options.user ?? ADMIN);
   const seen = fakeServer(SERVER);
   const screenRoute = (path: string, title: string) => ({ path, element: <h1>{title}</h1> });
   const router = createMemoryRouter(

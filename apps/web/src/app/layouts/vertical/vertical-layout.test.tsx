@@ -2,7 +2,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { signOut } from '../../../lib/session';
-import { renderShell } from '../testing/render-shell';
+import { PLAIN_USER, renderShell } from '../testing/render-shell';
 
 afterEach(() => {
   cleanup();
@@ -38,8 +38,13 @@ describe('header-user layout (the default)', () => {
     ]);
     expect(within(mainNav()).getByRole('link', { name: 'Sessions' }).getAttribute('aria-current')).toBe('page');
     expect(screen.getByTestId('current-view').textContent).toBe('Current view: Sessions');
-    // The sidebar's info box, and the security configuration and metadata blocks once the server answers.
+    // The sidebar's info box, and the security configuration and metadata blocks, folded until asked for.
     expect(screen.getByRole('region', { name: 'Signed-in user' }).textContent).toContain('admin, auditor');
+    const fold = screen.getByRole('button', { name: 'Security and server' });
+    expect(fold.getAttribute('aria-expanded')).toBe('false');
+    expect(screen.queryByRole('region', { name: 'Security configuration' })).toBeNull();
+    fireEvent.click(fold);
+    expect(fold.getAttribute('aria-expanded')).toBe('true');
     expect(await screen.findByRole('region', { name: 'Security configuration' })).toBeTruthy();
     expect(await screen.findByRole('region', { name: 'Server' })).toBeTruthy();
     await waitFor(() =>
@@ -47,6 +52,24 @@ describe('header-user layout (the default)', () => {
     );
     // No menu button at lg and up: the sidebar is always there.
     expect(screen.queryByRole('button', { name: 'Open navigation' })).toBeNull();
+  });
+
+  it('keeps the security configuration from a plain user, who may not read it, and shows the server block', async () => {
+    renderShell({ user: PLAIN_USER, path: '/users' });
+    expect(screen.queryByRole('button', { name: 'Security and server' })).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Server' }));
+    expect(await screen.findByRole('region', { name: 'Server' })).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Security configuration' })).toBeNull();
+    expect(screen.getByTestId('sidebar-info-blocks').textContent).not.toContain('Per-request authorization');
+  });
+
+  it('remembers the unfolded box in this browser', async () => {
+    renderShell();
+    fireEvent.click(screen.getByRole('button', { name: 'Security and server' }));
+    expect(await screen.findByRole('region', { name: 'Security configuration' })).toBeTruthy();
+    cleanup();
+    renderShell();
+    expect(screen.getByRole('button', { name: 'Security and server' }).getAttribute('aria-expanded')).toBe('true');
   });
 
   it('opens the user menu with My account, Change Password and Logout', () => {

@@ -25,9 +25,9 @@ export interface AuditGridProps {
   noRowsLabel: string;
 }
 
-/** Identifiers and addresses read left to right in every language. */
+/** Identifiers and addresses read left to right in every language; cut short, the title has them whole. */
 const ltr = (text: string | null) => (
-  <Box component="span" dir="ltr" sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
+  <Box component="span" dir="ltr" title={text ?? undefined} sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
     {text ?? '-'}
   </Box>
 );

@@ -4,7 +4,7 @@ import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { AgentDay } from '../api/get-dashboard';
 import { formatBucketLong, formatBucketTick, formatCount } from '../model/format';
-import { CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
+import { CHART_END_ROOM, CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
 
 /** Agents connected (at some time that day) and enrolled (at its end), per day; a lazy chunk. */
 export function AgentsChart({ days }: { days: readonly AgentDay[] }) {
@@ -12,16 +12,20 @@ export function AgentsChart({ days }: { days: readonly AgentDay[] }) {
   const theme = useTheme();
   const language = i18n.language;
   const rtl = theme.direction === 'rtl';
-  const sorted = useMemo(() => [...days].sort((a, b) => Date.parse(a.start) - Date.parse(b.start)), [days]);
+  // Right to left, newest first rather than a reversed axis, whose date labels overlapped (issue 20).
+  const sorted = useMemo(
+    () => [...days].sort((a, b) => (rtl ? -1 : 1) * (Date.parse(a.start) - Date.parse(b.start))),
+    [days, rtl],
+  );
   const count = (value: number | null) => formatCount(value ?? 0, language);
   return (
     <LineChart
       height={CHART_HEIGHT}
+      margin={rtl ? { left: CHART_END_ROOM } : { right: CHART_END_ROOM }}
       xAxis={[
         {
           scaleType: 'point',
           data: sorted.map((day) => day.start),
-          reverse: rtl,
           height: X_AXIS_HEIGHT,
           tickLabelMinGap: 12,
           valueFormatter: (start: string, context: { location: string }) =>

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { ChartBucket } from '../api/get-dashboard';
 import { formatBucketLong, formatBucketTick, formatCount, spansYears } from '../model/format';
 import type { BucketUnit } from '../model/ranges';
-import { CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
+import { CHART_END_ROOM, CHART_HEIGHT, X_AXIS_HEIGHT } from './chart-skeleton';
 
 /** Past this many buckets (the "all" range over months) an area reads better than hairline bars. */
 const MAX_BARS = 62;
@@ -20,13 +20,15 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
   const theme = useTheme();
   const language = i18n.language;
   const rtl = theme.direction === 'rtl';
-  const starts = useMemo(() => props.buckets.map((bucket) => bucket.start), [props.buckets]);
-  const values = useMemo(() => props.buckets.map((bucket) => bucket.sessions), [props.buckets]);
+  // Right to left, the buckets are given newest first rather than the axis reversed: on a reversed
+  // axis the chart thinned its date labels wrongly and some overlapped (issue 20).
+  const ordered = useMemo(() => (rtl ? [...props.buckets].reverse() : props.buckets), [props.buckets, rtl]);
+  const starts = useMemo(() => ordered.map((bucket) => bucket.start), [ordered]);
+  const values = useMemo(() => ordered.map((bucket) => bucket.sessions), [ordered]);
   const withYear = spansYears(starts);
 
   const xAxis = {
     data: starts,
-    reverse: rtl,
     height: X_AXIS_HEIGHT,
     tickLabelMinGap: 12,
     valueFormatter: (start: string, context: { location: string }) =>
@@ -42,6 +44,7 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
       valueFormatter: (value: number) => formatCount(value, language),
     },
   ];
+  const margin = rtl ? { left: CHART_END_ROOM } : { right: CHART_END_ROOM };
   const series = {
     data: values,
     label: props.label,
@@ -53,6 +56,7 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
     return (
       <LineChart
         height={CHART_HEIGHT}
+        margin={margin}
         xAxis={[{ ...xAxis, scaleType: 'point' }]}
         yAxis={yAxis}
         series={[{ ...series, area: true, showMark: false, curve: 'linear' }]}
@@ -64,6 +68,7 @@ export function SessionsChart(props: { buckets: readonly ChartBucket[]; unit: Bu
   return (
     <BarChart
       height={CHART_HEIGHT}
+      margin={margin}
       xAxis={[{ ...xAxis, scaleType: 'band' }]}
       yAxis={yAxis}
       series={[series]}

@@ -58,7 +58,8 @@ export function useAgentColumns({ onConfigure, onDelete }: AgentColumnActions): 
         field: 'version',
         headerName: t('hosts.columns.version'),
         flex: 1,
-        minWidth: 110,
+        // Room for "Agent version" and its sort arrow: at 110 the header read "Agent vers…".
+        minWidth: 135,
         valueFormatter: (value: string | null) => value ?? '-',
       },
       {

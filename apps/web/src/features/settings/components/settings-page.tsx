@@ -7,7 +7,7 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../../components/page-header';
-import { hasPermission, isAdmin } from '../../../lib/permissions';
+import { SECURITY_SETTINGS_PERMISSIONS, hasPermission, isAdmin } from '../../../lib/permissions';
 import { useSession } from '../../../lib/use-session';
 import { CertificateSection } from './certificate-section';
 import { GeneralSettingsSection } from './general-settings-section';
@@ -37,7 +37,7 @@ const SECTIONS: readonly Section[] = [
   { id: 'general', permissions: ['manage-settings'], render: () => <GeneralSettingsSection /> },
   // Beside the SMTP settings: the mail kept while no SMTP server is set.
   { id: 'outbox', adminOnly: true, render: () => <OutboxSection /> },
-  { id: 'security', permissions: ['manage-settings'], render: () => <SecuritySettingsSection /> },
+  { id: 'security', permissions: SECURITY_SETTINGS_PERMISSIONS, render: () => <SecuritySettingsSection /> },
   // The server answers holders of either: auditors check recordings with the fingerprint.
   { id: 'signatures', permissions: ['manage-settings', 'list-recording'], render: () => <SigningKeySection /> },
   { id: 'sso', permissions: ['manage-sso-config'], render: () => <SsoSection /> },

@@ -90,11 +90,12 @@ export function ComponentList(props: {
                 <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.25, minWidth: 0 }}>
                   <Icon sx={{ color: 'text.secondary' }} aria-hidden />
                   <Box sx={{ flex: 1, minWidth: 0 }}>
-                    <Typography variant="h4" component="h2" noWrap>
+                    <Typography variant="h4" component="h2" sx={{ overflowWrap: 'anywhere' }}>
                       {componentTitle(pod.name, t)}
                     </Typography>
+                    {/* Wraps: cut to one line it read "Where session recordings are writt…" (issue 20). */}
                     {role ? (
-                      <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block' }} noWrap>
+                      <Typography variant="caption" sx={{ color: 'text.secondary', display: 'block' }}>
                         {role}
                       </Typography>
                     ) : null}

@@ -5,7 +5,10 @@ import Typography from '@mui/material/Typography';
 
 const SHOWN = 3;
 
-/** Names as small chips; past three, a "+n" chip whose tooltip names the rest. */
+/**
+ * Names as small chips that wrap onto further lines (cut at the cell's edge, a group read "O…");
+ * past three, a "+n" chip whose tooltip names the rest.
+ */
 export function ChipList({
   names,
   emptyLabel,
@@ -24,12 +27,17 @@ export function ChipList({
   }
   const rest = names.slice(SHOWN);
   return (
-    <Box
-      component="span"
-      sx={{ display: 'flex', gap: 0.5, flexWrap: 'nowrap', overflow: 'hidden', alignItems: 'center' }}
-    >
+    <Box component="span" sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', alignItems: 'center', minWidth: 0 }}>
       {names.slice(0, SHOWN).map((name) => (
-        <Chip key={name} label={name} size="small" variant="outlined" color={color ?? 'default'} />
+        <Chip
+          key={name}
+          label={name}
+          title={name}
+          size="small"
+          variant="outlined"
+          color={color ?? 'default'}
+          sx={{ maxWidth: '100%' }}
+        />
       ))}
       {rest.length > 0 ? (
         <Tooltip title={rest.join(', ')}>

@@ -50,7 +50,9 @@ export function UsersGrid(props: UsersGridProps) {
       autoHeight={props.compact}
       localeText={{ ...gridLocaleText(i18n.language), noRowsLabel: props.noRowsLabel }}
       slotProps={{ loadingOverlay: { variant: 'linear-progress', noRowsVariant: 'skeleton' } }}
-      sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' } }}
+      // Rows as tall as their chips: the role and group chips wrap rather than run out of the cell.
+      getRowHeight={() => 'auto'}
+      sx={{ border: 0, '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center', py: 1, minHeight: 52 } }}
     />
   );
 }
