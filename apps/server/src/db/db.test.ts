@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openTestDatabase, DATABASES } from '../test/harness.js';
 import { DataDirLockedError, lockDataDir } from './data-dir-lock.js';
+import { PGLITE_SHARED_BUFFERS, openDatabase } from './client.js';
 import { migrate } from './migrate.js';
 import { migrations } from './migrations/index.js';
 
@@ -17,6 +18,26 @@ describe.each(DATABASES)('migrations on %s', (kind) => {
       expect(rows.map((r) => r.id)).toEqual(migrations.map((m) => m.id));
     } finally {
       await drop();
+    }
+  });
+});
+
+describe('embedded PGlite', () => {
+  // PostgreSQL's default 128 MB pool grew PGlite's WASM heap to 189 MiB (docs/benchmarks.md).
+  it('runs with a small buffer pool, on disk and in memory, and answers queries', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-pglite-'));
+    try {
+      for (const database of [await openDatabase({ dataDir: dir }), await openDatabase({})]) {
+        try {
+          const [row] = await database.query<{ shared_buffers: string }>('SHOW shared_buffers');
+          expect(row?.shared_buffers).toBe(PGLITE_SHARED_BUFFERS);
+          expect(await database.query<{ n: number }>('SELECT 41 + 1 AS n')).toEqual([{ n: 42 }]);
+        } finally {
+          await database.close();
+        }
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 });

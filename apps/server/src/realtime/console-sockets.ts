@@ -1,5 +1,4 @@
 import type { Server as HttpServer } from 'node:http';
-import { createAdapter } from '@socket.io/redis-adapter';
 import { closeRedisClient, connectRedisPair } from './redis-clients.js';
 import type { FastifyBaseLogger } from 'fastify';
 import { type DefaultEventsMap, Server, type Socket } from 'socket.io';
@@ -106,6 +105,8 @@ export async function attachConsoleSockets(
   const subscriber = pair?.sub;
   if (redis && subscriber) {
     // An instance that does not answer a request within 2 s counts as not holding the session.
+    // Loaded only with REDIS_URL, as the client is (redis-clients.ts).
+    const { createAdapter } = await import('@socket.io/redis-adapter');
     io.adapter(createAdapter(redis, subscriber, { requestsTimeout: INSTANCE_REQUEST_TIMEOUT_MS }));
     io.on('gatehouse:terminate', ({ id, by }, ack) => ack(deps.recordings.terminateHere(id, by)));
     io.on('gatehouse:watch', (id, ack) => ack(deps.recordings.watch(id)));

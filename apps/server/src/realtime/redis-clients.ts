@@ -1,5 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { createClient } from 'redis';
+import type { createClient as CreateClient } from 'redis';
+
+// The redis client is loaded only by an instance given REDIS_URL (one alone never needs it: about
+// 25 MiB of resident memory at start, docs/benchmarks.md "One instance's scale").
+type RedisModule = { createClient: typeof CreateClient };
 
 /** Reconnection to Redis: from 100 ms, doubling, never more than 5 s apart, with jitter. */
 export function redisReconnectDelay(retries: number, random: () => number = Math.random): number {
@@ -7,8 +11,8 @@ export function redisReconnectDelay(retries: number, random: () => number = Math
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-function redisClient(url: string) {
-  return createClient({
+function redisClient(redis: RedisModule, url: string) {
+  return redis.createClient({
     url,
     disableOfflineQueue: true,
     socket: { reconnectStrategy: (retries: number) => redisReconnectDelay(retries), connectTimeout: 5000 },
@@ -31,8 +35,9 @@ export async function connectRedisPair(
   log: FastifyBaseLogger,
 ): Promise<{ pub: RedisClient; sub: RedisClient }> {
   let away = false;
-  const pub = redisClient(url);
-  const sub = redisClient(url);
+  const redis: RedisModule = await import('redis');
+  const pub = redisClient(redis, url);
+  const sub = redisClient(redis, url);
   for (const client of [pub, sub]) {
     client.on('error', (err: unknown) => {
       if (away) return;

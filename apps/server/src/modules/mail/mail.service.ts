@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError } from '../../http/errors.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -61,6 +60,8 @@ export class MailService {
       );
       return { via: 'outbox', where: id };
     }
+    // Loaded at the first mail sent over SMTP (an idle server without SMTP never needs it).
+    const { default: nodemailer } = await import('nodemailer');
     const transport = nodemailer.createTransport({
       host: smtp.host,
       port: smtp.port,
