@@ -2,7 +2,8 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatSeconds } from '../../../lib/dates';
+import { formatDateTime } from '../../../lib/dates';
+import { formatDuration } from '../../../lib/format';
 import type { RecordingDetail } from '../api/recording-detail';
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -20,7 +21,6 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 export function RecordingFacts({ recording }: { recording: RecordingDetail }) {
   const { t, i18n } = useTranslation();
   const live = recording.ended_on === null;
-  const duration = formatSeconds(Math.floor(recording.duration_ms / 1000), i18n.language);
   return (
     <Box
       data-testid="recording-facts"
@@ -31,7 +31,7 @@ export function RecordingFacts({ recording }: { recording: RecordingDetail }) {
       <Fact label={t('player.page.type')}>{recording.type.toUpperCase()}</Fact>
       <Fact label={t('player.page.started')}>{formatDateTime(recording.started_on)}</Fact>
       <Fact label={t('player.page.ended')}>{live ? t('player.live.live') : formatDateTime(recording.ended_on)}</Fact>
-      <Fact label={t('player.page.duration')}>{live ? `+${duration}` : duration}</Fact>
+      <Fact label={t('player.page.duration')}>{formatDuration(recording.duration_ms, i18n.language, live)}</Fact>
       {recording.tunnel ? <Fact label={t('player.page.tunnel')}>{recording.tunnel}</Fact> : null}
       {recording.end_reason ? (
         <Fact label={t('player.page.endReason')}>

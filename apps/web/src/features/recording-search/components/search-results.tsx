@@ -7,6 +7,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
+import { formatClock } from '../../../lib/format';
 import type { SearchHit, SearchSession } from '../api/search-recordings';
 
 /** Colours of the kind chips: one per kind of text. */
@@ -17,14 +18,8 @@ export const KIND_COLORS = {
   file: 'warning',
 } as const;
 
-/** Seconds from a session's start as a clock: m:ss, or h:mm:ss past an hour. */
-export function clock(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = String(whole % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
+/** Seconds from a session's start as a clock (m:ss, h:mm:ss): the console's one clock format. */
+export const clock = formatClock;
 
 /** A hit's line with the match marked; the text is rendered as text, never as HTML. */
 export function HighlightedSnippet({ hit }: { hit: SearchHit }) {

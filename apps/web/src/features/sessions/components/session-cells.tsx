@@ -3,7 +3,8 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import { useTranslation } from 'react-i18next';
 import type { SessionKind, SessionRow } from '../derive';
-import { durationOf, formatDuration, isLive, sessionType } from '../derive';
+import { formatDuration } from '../../../lib/format';
+import { durationOf, isLive, sessionType } from '../derive';
 import { useNow } from './use-now';
 
 /** Status (spec §3): a red Live chip, or a quiet Finished one. */
@@ -69,14 +70,14 @@ export function ForwardChip({ forwards }: { forwards: readonly string[] }) {
   );
 }
 
-/** FormattedDuration; a live session's ticks every second. */
+/** The session's length in the console's one duration format (lib/format); a live session's ticks every second, with '+'. */
 export function DurationText({ row }: { row: Pick<SessionRow, 'started_on' | 'ended_on'> }) {
   const { i18n } = useTranslation();
   const live = isLive(row);
   const now = useNow(live);
   return (
     <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-      {formatDuration(durationOf(row, now), live, i18n.language)}
+      {formatDuration(durationOf(row, now), i18n.language, live)}
     </Box>
   );
 }

@@ -6,7 +6,8 @@ import { formatDateTime } from '../../../lib/dates';
 import { LegalHoldChip } from './legal-hold-chip';
 import type { SessionDetail } from '../api/session-detail';
 import type { SessionRow } from '../derive';
-import { formatBytes, isLive, sessionType } from '../derive';
+import { formatBytes } from '../../../lib/format';
+import { isLive, sessionType } from '../derive';
 import { ChannelKindLabel, DurationText, StatusChip, TypeLabel } from './session-cells';
 
 const END_REASONS = [
@@ -100,9 +101,9 @@ export function SessionFacts({ row, detail }: { row: SessionRow; detail: Session
               {t('sessions.detail.terminalSizeValue', { columns: detail.width, rows: detail.height })}
             </Fact>
           ) : null}
-          <Fact label={t('sessions.detail.recordingSize')}>{formatBytes(detail.bytes, i18n.language)}</Fact>
+          <Fact label={t('sessions.detail.recordingSize')}>{formatBytes(detail.bytes, t, i18n.language)}</Fact>
           {detail.video_bytes > 0 ? (
-            <Fact label={t('sessions.detail.videoSize')}>{formatBytes(detail.video_bytes, i18n.language)}</Fact>
+            <Fact label={t('sessions.detail.videoSize')}>{formatBytes(detail.video_bytes, t, i18n.language)}</Fact>
           ) : null}
           <Fact label={t('sessions.detail.signed')}>
             {detail.manifest_signed ? t('sessions.detail.signedYes') : t('sessions.detail.signedNo')}
