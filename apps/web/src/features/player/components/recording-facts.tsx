@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { endReasonText } from '../../../components/end-reason';
 import { formatDateTime } from '../../../lib/dates';
 import { formatDuration } from '../../../lib/format';
 import type { RecordingDetail } from '../api/recording-detail';
@@ -35,7 +36,7 @@ export function RecordingFacts({ recording }: { recording: RecordingDetail }) {
       {recording.tunnel ? <Fact label={t('player.page.tunnel')}>{recording.tunnel}</Fact> : null}
       {recording.end_reason ? (
         <Fact label={t('player.page.endReason')}>
-          {recording.end_reason}
+          {endReasonText(recording.end_reason, t)}
           {recording.terminated_by ? ` · ${t('player.page.terminatedBy', { email: recording.terminated_by })}` : ''}
         </Fact>
       ) : null}
