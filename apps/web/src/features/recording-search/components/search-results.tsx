@@ -6,6 +6,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { HighlightedSnippet } from '../../../components/highlighted-snippet';
 import { formatDateTime } from '../../../lib/dates';
 import { formatClock } from '../../../lib/format';
 import type { SearchHit, SearchSession } from '../api/search-recordings';
@@ -22,24 +23,15 @@ export const KIND_COLORS = {
 export const clock = formatClock;
 
 /** A hit's line with the match marked; the text is rendered as text, never as HTML. */
-export function HighlightedSnippet({ hit }: { hit: SearchHit }) {
-  const { snippet, match_start: start, match_length: length } = hit;
+export function HitSnippet({ hit }: { hit: SearchHit }) {
   return (
-    <Box
-      component="span"
-      dir="ltr"
-      sx={{ fontFamily: 'monospace', fontSize: '0.875rem', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
-    >
-      {hit.clipped_start ? '…' : null}
-      {snippet.slice(0, start)}
-      {length > 0 ? (
-        <Box component="mark" sx={{ bgcolor: 'warning.light', color: 'text.primary', px: 0.25, borderRadius: 0.5 }}>
-          {snippet.slice(start, start + length)}
-        </Box>
-      ) : null}
-      {snippet.slice(start + length)}
-      {hit.clipped_end ? '…' : null}
-    </Box>
+    <HighlightedSnippet
+      text={hit.snippet}
+      matchStart={hit.match_start}
+      matchLength={hit.match_length}
+      clippedStart={hit.clipped_start}
+      clippedEnd={hit.clipped_end}
+    />
   );
 }
 
@@ -91,7 +83,7 @@ function SessionResult({ session, onOpen }: { session: SearchSession; onOpen: (i
               label={t(`recordingSearch.kind.${hit.kind}`)}
               sx={{ minWidth: 72 }}
             />
-            <HighlightedSnippet hit={hit} />
+            <HitSnippet hit={hit} />
           </ListItemButton>
         ))}
       </List>
