@@ -8,7 +8,8 @@ export function PageHeader({ title, subtitle, actions }: { title: string; subtit
   usePageTitle(title);
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, mb: 3, flexWrap: 'wrap' }}>
-      <Box sx={{ flex: 1, minWidth: 0 }}>
+      {/* A basis of its own: on a phone the actions wrap below, not squeeze the title into a column. */}
+      <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
         <Typography variant="h1" component="h1">
           {title}
         </Typography>

@@ -82,12 +82,13 @@ export function DurationText({ row }: { row: Pick<SessionRow, 'started_on' | 'en
   );
 }
 
-/** Host, user and duration in one cell, for the phone layout of the list. */
+/** Host (with the Live chip), user and duration in one cell, for the phone layout of the list. */
 export function SessionSummary({ row }: { row: SessionRow }) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minWidth: 0, lineHeight: 1.35, py: 0.75 }}>
-      <Box component="span" sx={{ fontWeight: 600, display: 'flex', minWidth: 0 }}>
+      <Box component="span" sx={{ fontWeight: 600, display: 'flex', minWidth: 0, gap: 1, alignItems: 'center' }}>
         <LtrText text={row.host.hostname} />
+        {isLive(row) ? <StatusChip live /> : null}
       </Box>
       <Box component="span" sx={{ color: 'text.secondary', fontSize: '0.8rem', display: 'flex', minWidth: 0 }}>
         <LtrText text={row.user.email} />
