@@ -130,7 +130,6 @@ export function useSessionColumns(
         sortable: false,
         flex: 1,
         minWidth: 150,
-        hideable: false,
         renderCell: ({ row }) => <SessionSummary row={row} />,
       },
       {

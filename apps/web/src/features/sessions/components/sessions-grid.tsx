@@ -28,7 +28,7 @@ export interface SessionsGridProps {
  * Which columns show by default. The actions (Watch live, Replay, Details) must always be in view,
  * and the free grid cannot pin a column: so the default columns fit the screen's content area
  * (about 1070 px at 1440 px wide, next to the sidebar) with the actions last, and the rest can be
- * added from the toolbar's Columns panel (the grid then scrolls sideways, with a scrollbar).
+ * added from the toolbar's Columns panel (the grid then scrolls sideways; the actions stay, sticky).
  */
 const NARROW: GridColumnVisibilityModel = {
   status: false,
@@ -85,6 +85,8 @@ export function SessionsGrid(props: SessionsGridProps) {
       sortingMode="server"
       filterMode="server"
       disableColumnFilter
+      // Every column is drawn (there are ten), so the sticky actions exist when scrolled to the start.
+      columnBufferPx={2000}
       disableRowSelectionOnClick
       sortingOrder={['desc', 'asc']}
       paginationModel={props.paging}
@@ -94,8 +96,13 @@ export function SessionsGrid(props: SessionsGridProps) {
       onSortModelChange={props.onSortChange}
       columnVisibilityModel={visibility}
       onColumnVisibilityModelChange={(model) => setChosen((all) => ({ ...all, [layout]: model }))}
-      showToolbar
+      // The Columns panel on a desktop, offering the desktop's columns (not the phone's summary or the actions).
+      showToolbar={!narrow}
       slotProps={{
+        columnsManagement: {
+          getTogglableColumns: (all) =>
+            all.filter((column) => column.field !== 'summary' && column.field !== 'actions').map((c) => c.field),
+        },
         loadingOverlay: { variant: 'linear-progress', noRowsVariant: 'skeleton' },
         toolbar: {
           showQuickFilter: false,
@@ -117,8 +124,16 @@ export function SessionsGrid(props: SessionsGridProps) {
         '& .MuiDataGrid-row': { cursor: 'pointer' },
         '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' },
         '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
-        // Columns added from the panel can overflow: the sideways scrollbar then stays visible.
-        '& .MuiDataGrid-scrollbar--horizontal': { scrollbarWidth: 'auto' },
+        // Columns added from the panel can overflow: the grid scrolls sideways, and the actions stay
+        // at the end side in view (sticky, as the paid grid pins; every column is rendered for it).
+        '& .MuiDataGrid-cell[data-field="actions"], & .MuiDataGrid-columnHeader[data-field="actions"]': {
+          position: 'sticky',
+          insetInlineEnd: 0,
+          zIndex: 1,
+          bgcolor: 'background.paper',
+          borderInlineStart: 1,
+          borderColor: 'divider',
+        },
       }}
     />
   );
