@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
  * screen can be shared, bookmarked and left with Back; a value equal to its default (or empty) is
  * left out. `read` turns the query into the filters, falling back to the defaults for unknown values.
  */
-export function useUrlFilters<F extends object>(read: (params: URLSearchParams) => F, defaults: F) {
+export function useUrlFilters<F extends Record<keyof F, string>>(read: (params: URLSearchParams) => F, defaults: F) {
   const [params, setParams] = useSearchParams();
   const filters = useMemo(() => read(params), [read, params]);
   // react-router's setParams(fn) hands fn the query of the last render, not of the last call: two
@@ -19,9 +19,9 @@ export function useUrlFilters<F extends object>(read: (params: URLSearchParams) 
   const change = useCallback(
     (patch: Partial<F>) => {
       const next = new URLSearchParams(written.current ?? params);
-      for (const [key, value] of Object.entries(patch) as [keyof F & string, unknown][]) {
+      for (const [key, value] of Object.entries(patch) as [keyof F & string, string | undefined][]) {
         if (value === defaults[key] || value === '' || value === undefined) next.delete(key);
-        else next.set(key, String(value));
+        else next.set(key, value);
       }
       written.current = next;
       setParams(next, { replace: true });
