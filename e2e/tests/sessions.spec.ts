@@ -215,7 +215,8 @@ test.describe('sessions', () => {
         ratio: 1,
       });
       await page.screenshot({ path: `${SCREENS}/sessions-list-${language}-${mode}-${width}.png` });
-      await list.locator('.MuiDataGrid-row [data-field="status"]').first().click();
+      // The status on a desktop, the summary (host, user, duration) on a phone: either opens the detail.
+      await list.locator('.MuiDataGrid-row').first().locator('[data-field="status"], [data-field="summary"]').click();
       await expect(page.getByRole('dialog')).toBeVisible();
       await page.screenshot({ path: `${SCREENS}/sessions-detail-${language}-${mode}-${width}.png` });
       await page.keyboard.press('Escape');
