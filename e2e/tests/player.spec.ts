@@ -98,6 +98,16 @@ test.describe('session players', () => {
     const player = page.getByTestId('replay-player');
     await expect(player).toBeVisible();
     await expect(page.getByTestId('integrity')).toHaveAttribute('data-status', 'intact', { timeout: 15_000 });
+    // At 1440x900 the controls are above the fold: play, the seek bar, the time and the speed.
+    for (const control of [
+      player.getByRole('button', { name: 'Play', exact: true }),
+      player.getByRole('slider'),
+      page.getByTestId('replay-time'),
+      page.getByLabel('Speed'),
+    ]) {
+      const box = await control.boundingBox();
+      expect((box?.y ?? Infinity) + (box?.height ?? 0)).toBeLessThanOrEqual(900);
+    }
     await page.getByLabel('Speed').click();
     await page.getByRole('option', { name: '8×' }).click();
     await player.getByRole('button', { name: 'Play', exact: true }).click();
@@ -254,6 +264,19 @@ test.describe('session players', () => {
     await page.getByLabel('Speed').click();
     await page.getByRole('option', { name: '2×' }).click();
     await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.playbackRate)).toBe(2);
+    // The video (with the browser's controls along its bottom) ends above the fold at 900 px.
+    const frame = await video.boundingBox();
+    expect((frame?.y ?? Infinity) + (frame?.height ?? 0)).toBeLessThanOrEqual(900);
+    // The facts never run into each other: the user's email is cut with an ellipsis, whole in its tooltip.
+    const facts = page.getByTestId('recording-facts').locator('dt, dd');
+    const boxes = await Promise.all((await facts.all()).map((fact) => fact.boundingBox()));
+    for (const [i, a] of boxes.entries())
+      for (const b of boxes.slice(i + 1))
+        if (a && b)
+          expect(
+            a.x + a.width <= b.x + 0.5 || b.x + b.width <= a.x + 0.5 || a.y + a.height <= b.y || b.y + b.height <= a.y,
+            'two facts overlap',
+          ).toBe(true);
     await page.screenshot({ path: `${SCREENS}/player-video-en-dark.png` });
 
     const download = page.waitForEvent('download');
@@ -262,6 +285,36 @@ test.describe('session players', () => {
     const bytes = await fs.readFile((await file.path()) ?? '');
     expect(bytes.length).toBe(playback.video_bytes);
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
+  });
+
+  test('a search hit in a recording starts at a word and marks the match; printed markup stays text', async ({
+    page,
+    request,
+  }) => {
+    const run = await gw.ssh(
+      `echo 'prefix-words-to-cut-0123456789-abcdefghij more words <img src=x onerror="window.__pwned=1"> xss-probe-42 and after'`,
+    ).done;
+    expect(run.stdout).toContain('xss-probe-42');
+    const admin = await adminToken(request);
+    const res = await callApi(
+      request,
+      admin,
+      'GET',
+      `/api/recording?user=${encodeURIComponent(gw.user.email)}&limit=1`,
+    );
+    const id = ((await res.json()) as { recordings: { id: string }[] }).recordings[0]?.id ?? '';
+    await signIn(page, ACCOUNTS.admin);
+    await page.goto(`/#/recordings/${id}`);
+    const player = page.getByTestId('replay-player');
+    await player.getByLabel('Search in the recording').fill('XSS-PROBE-42');
+    const snippet = player.getByTestId('hit-snippet').first();
+    await expect(snippet.locator('mark')).toHaveText('xss-probe-42');
+    // Cut at a word (40 characters before the match is the space after "words"), with an ellipsis; the markup is text.
+    // (The first hit may be the command line the terminal echoed, with its closing quote.)
+    await expect(snippet).toHaveText(/^… <img src=x onerror="window\.__pwned=1"> xss-probe-42 and after'?$/);
+    await expect(player.locator('img')).toHaveCount(0);
+    expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+    await page.screenshot({ path: `${SCREENS}/player-search-hit-en-dark.png` });
   });
 
   test('reads in Arabic, right to left, with the terminal left to right', async ({ page, request }) => {

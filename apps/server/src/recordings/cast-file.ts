@@ -4,6 +4,7 @@ import type { FileHandle } from 'node:fs/promises';
 import { type CastEvent, castEvent } from '@gatehouse/contracts';
 import { lastChainEntry } from './chain-file.js';
 import { READ_WINDOW, readAt, readLines } from './file-reader.js';
+import { type Snippet, snippetAt } from './snippet.js';
 
 const WINDOW = 64 * 1024;
 const NEWLINE = 0x0a;
@@ -164,14 +165,17 @@ export function plainText(output: string): string {
   return output.replace(CONTROL, '');
 }
 
+/** One place a search of a recording's output found: its time, its event's offset and the snippet around it. */
+export type CastHit = { t: number; offset: number; excerpt: string } & Omit<Snippet, 'snippet'>;
+
 /** Where `query` appears in the output of a cast file (case-insensitive, escapes ignored). */
 export async function searchCast(
   cast: CastFile,
   query: string,
   maxHits = 500,
-): Promise<{ hits: { t: number; offset: number; excerpt: string }[]; truncated: boolean }> {
+): Promise<{ hits: CastHit[]; truncated: boolean }> {
   const needle = query.toLocaleLowerCase();
-  const hits: { t: number; offset: number; excerpt: string }[] = [];
+  const hits: CastHit[] = [];
   // The tail of the previous output, so a match split across two events is found.
   let tail = '';
   for await (const { offset, line, cut } of cast.lines()) {
@@ -189,11 +193,13 @@ export async function searchCast(
     for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
       // A match lying wholly in the carried tail was reported with the previous event.
       if (at + needle.length <= tail.length) continue;
-      const excerpt = joined
-        .slice(Math.max(0, at - 40), at + needle.length + 40)
-        .replace(/\s+/g, ' ')
-        .trim();
-      hits.push({ t: event[0], offset, excerpt });
+      // The match as the output has it (case kept), with words around it, whitespace runs as one space.
+      const { snippet: excerpt, ...place } = snippetAt(joined, at, needle.length, {
+        context: 40,
+        collapse: true,
+        openStart: tail.length > 0,
+      });
+      hits.push({ t: event[0], offset, excerpt, ...place });
       if (hits.length >= maxHits) return { hits, truncated: true };
     }
     tail = needle.length > 1 ? joined.slice(-(needle.length - 1)) : '';

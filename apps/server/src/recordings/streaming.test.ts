@@ -105,7 +105,15 @@ describe('a 200 MiB recording', () => {
     await at.close();
     expect(buffer.toString()).toBe('[300.5,"');
     expect(result.search.hits).toEqual([
-      { t: CHUNKS - 1 + 7 / 8, offset: expect.any(Number) as number, excerpt: 'xxxxxxx the needle-42' },
+      {
+        t: CHUNKS - 1 + 7 / 8,
+        offset: expect.any(Number) as number,
+        excerpt: 'the needle-42',
+        match_start: 4,
+        match_length: 9,
+        clipped_start: true,
+        clipped_end: false,
+      },
     ]);
     // The catch-up: whole events of the last 2 MiB, ending with the last one, numbered by the last chunk.
     expect(result.tail.upto).toBe(CHUNKS);
@@ -178,7 +186,15 @@ describe('a recording over 2 GiB', () => {
     );
     expect(arrayBuffers).toBeLessThan(2 * MAX_EVENT_LINE + 4 * MiB);
     expect(search.hits).toEqual([
-      { t: 101.25, offset: expect.any(Number) as number, excerpt: 'lood a needle past 2 GiB' },
+      {
+        t: 101.25,
+        offset: expect.any(Number) as number,
+        excerpt: 'a needle past 2 GiB',
+        match_start: 2,
+        match_length: 6,
+        clipped_start: true,
+        clipped_end: false,
+      },
     ]);
     expect(search.hits[0]!.offset).toBeGreaterThan(2 ** 31);
     const tail = await castTail(big.file, 2 * MiB);

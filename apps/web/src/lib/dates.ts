@@ -34,17 +34,3 @@ export function formatDateTime(value: string | null | undefined): string {
 export function formatRelative(value: string, now: number = Date.now()): string {
   return parseServerTime(value).from(dayjs(now));
 }
-
-/** A number of seconds as localised hours and minutes, e.g. "12 hours" or "1 hour, 30 minutes". */
-export function formatSeconds(totalSeconds: number, language: string): string {
-  const hours = Math.floor(totalSeconds / 3600);
-  const minutes = Math.floor((totalSeconds % 3600) / 60);
-  const seconds = totalSeconds % 60;
-  const unit = (value: number, name: 'hour' | 'minute' | 'second'): string =>
-    new Intl.NumberFormat(language, { style: 'unit', unit: name, unitDisplay: 'long' }).format(value);
-  const parts: string[] = [];
-  if (hours > 0) parts.push(unit(hours, 'hour'));
-  if (minutes > 0) parts.push(unit(minutes, 'minute'));
-  if (seconds > 0 || parts.length === 0) parts.push(unit(seconds, 'second'));
-  return new Intl.ListFormat(language, { style: 'narrow', type: 'unit' }).format(parts);
-}

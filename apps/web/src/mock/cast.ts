@@ -135,21 +135,36 @@ const CONTROL =
   // eslint-disable-next-line no-control-regex
   /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]|[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
+type MockHit = ReturnType<typeof excerptAt> & { t: number; offset: number };
+
+/** About 40 characters each side of a match, whole words only, whitespace runs as one space (as the server cuts). */
+function excerptAt(text: string, at: number, length: number) {
+  const tidy = (part: string) => part.replace(/\s+/g, ' ');
+  const cutStart = at > 40;
+  const cutEnd = at + length + 40 < text.length;
+  const before = tidy(text.slice(Math.max(0, at - 40), at)).replace(cutStart ? /^\S*\s?/ : /^\s+/, '');
+  const match = tidy(text.slice(at, at + length));
+  const after = tidy(text.slice(at + length, at + length + 40)).replace(cutEnd ? /\s?\S*$/ : /\s+$/, '');
+  return {
+    excerpt: before + match + after,
+    match_start: before.length,
+    match_length: match.length,
+    clipped_start: cutStart,
+    clipped_end: cutEnd,
+  };
+}
+
 /** Where text appears in the output (escapes ignored, any case), as GET /search answers: up to 500 hits. */
 export function searchCast(cast: MockCast, query: string) {
   const needle = query.toLocaleLowerCase();
-  const hits: { t: number; offset: number; excerpt: string }[] = [];
+  const hits: MockHit[] = [];
   let tail = '';
   for (const event of cast.events) {
     const joined = tail + event.data.replace(CONTROL, '');
     const lower = joined.toLocaleLowerCase();
     for (let at = lower.indexOf(needle); at >= 0; at = lower.indexOf(needle, at + needle.length)) {
       if (at + needle.length <= tail.length) continue;
-      const excerpt = joined
-        .slice(Math.max(0, at - 40), at + needle.length + 40)
-        .replace(/\s+/g, ' ')
-        .trim();
-      hits.push({ t: event.t, offset: event.offset, excerpt });
+      hits.push({ t: event.t, offset: event.offset, ...excerptAt(joined, at, needle.length) });
       if (hits.length >= 500) return { hits, truncated: true };
     }
     tail = needle.length > 1 ? joined.slice(-(needle.length - 1)) : '';

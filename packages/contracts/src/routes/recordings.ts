@@ -296,7 +296,17 @@ export const searchRecording = defineRoute({
       .max(200, 'q is at most 200 characters'),
   }),
   response: z.object({
-    hits: z.array(z.object({ t: z.number(), offset: z.number().int(), excerpt: z.string() })),
+    hits: z.array(
+      z.object({
+        t: z.number(),
+        offset: z.number().int(),
+        excerpt: z.string().describe('The output around the match (plain text), cut at word boundaries'),
+        match_start: z.number().int().describe('Where the match begins in excerpt (UTF-16 units)'),
+        match_length: z.number().int().describe('Its length in excerpt'),
+        clipped_start: z.boolean().describe('The output goes on before the excerpt'),
+        clipped_end: z.boolean().describe('The output goes on after the excerpt'),
+      }),
+    ),
     truncated: z.boolean(),
   }),
   errors: {

@@ -2,41 +2,18 @@ import {
   type QueryOf,
   RECORDING_SEARCH_COUNT_CAP,
   RECORDING_SEARCH_HITS_PER_SESSION,
-  type RecordingSearchHit,
   type ResponseOf,
   type Routes,
 } from '@gatehouse/contracts';
-import type { z } from 'zod';
 import { HttpError } from '../../http/errors.js';
 import { RecordingTextRepository } from '../../recordings/recording-text.repository.js';
+import { snippet } from '../../recordings/snippet.js';
 import type { Principal } from '../auth/principal.js';
 import type { AccessPolicy } from '../policy/access-policy.js';
 import { parseDate, toRecording } from './sessions.service.js';
 
 type SearchQuery = QueryOf<Routes['searchRecordings']>;
 type SearchAnswer = ResponseOf<Routes['searchRecordings']>;
-
-/** Characters of context kept on each side of a match in a snippet. */
-const CONTEXT = 80;
-
-/**
- * The part of a line around the first occurrence of q (compared case-insensitively), and where q
- * lies in it. The console highlights that range: the snippet itself is plain text.
- */
-export function snippet(line: string, q: string): Omit<z.infer<typeof RecordingSearchHit>, 't' | 'kind'> {
-  const at = line.toLocaleLowerCase().indexOf(q.toLocaleLowerCase());
-  // ILIKE folds case as the database does; where JavaScript's folding differs, the line's start is shown.
-  const found = at >= 0 && line.toLocaleLowerCase().length === line.length;
-  const start = found ? Math.max(0, at - CONTEXT) : 0;
-  const end = found ? Math.min(line.length, at + q.length + CONTEXT) : Math.min(line.length, 2 * CONTEXT);
-  return {
-    snippet: line.slice(start, end),
-    match_start: found ? at - start : 0,
-    match_length: found ? q.length : 0,
-    clipped_start: start > 0,
-    clipped_end: end < line.length,
-  };
-}
 
 function encodeCursor(key: string, id: string): string {
   return Buffer.from(JSON.stringify([key, id])).toString('base64url');

@@ -291,8 +291,19 @@ describe.each(DATABASES)('sessions API on %s', (kind) => {
       { token: admin },
     );
     expect(search.body.hits).toEqual([
-      { t: 5000.5, offset: expect.any(Number) as unknown, excerpt: expect.stringContaining('NEEDLE found') as unknown },
+      {
+        t: 5000.5,
+        offset: expect.any(Number) as unknown,
+        excerpt: expect.stringContaining('NEEDLE found') as unknown,
+        match_start: expect.any(Number) as unknown,
+        match_length: 12,
+        clipped_start: expect.any(Boolean) as unknown,
+        clipped_end: expect.any(Boolean) as unknown,
+      },
     ]);
+    // The match is where the answer says, for the console to mark it.
+    const found = search.body.hits[0] as { excerpt: string; match_start: number; match_length: number } | undefined;
+    expect(found?.excerpt.slice(found.match_start, found.match_start + found.match_length)).toBe('NEEDLE found');
     const hit = search.body.hits[0] as { offset: number };
     expect(file.subarray(hit.offset, hit.offset + 9).toString()).toBe('[5000.5,"');
     const many = await server.call<{ hits: unknown[]; truncated: boolean }>(

@@ -53,7 +53,7 @@ export function PlayerPage() {
     <Box>
       <PageHeader title={t('player.page.title', { host: recording.host.hostname })} actions={back} />
       <RecordingFacts recording={recording} />
-      <Paper variant="outlined" sx={{ p: 2, mt: 2 }}>
+      <Paper variant="outlined" sx={{ p: { xs: 1, sm: 1.5 }, mt: 1.5 }}>
         <PlayerFor recording={recording} />
       </Paper>
     </Box>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { setDateLocale } from '../../lib/dates';
 import type { SessionRow } from './derive';
-import { deriveSession, durationOf, durationParts, formatBytes, formatDuration, timeMs, withZone } from './derive';
+import { deriveSession, durationOf, timeMs, withZone } from './derive';
 
 const row = (patch: Partial<SessionRow> = {}): SessionRow => ({
   id: '7b0e4a52-25a8-4f43-9a53-0d3f1b4b2a11',
@@ -20,9 +20,6 @@ const row = (patch: Partial<SessionRow> = {}): SessionRow => ({
   command: null,
   ...patch,
 });
-
-const SECOND = 1000;
-const DAY = 86_400 * SECOND;
 
 describe('withZone', () => {
   it('appends Z to a time without a zone, so it reads as UTC', () => {
@@ -77,50 +74,5 @@ describe('deriveSession', () => {
 
   it('never counts a negative duration when the clock is behind the server', () => {
     expect(durationOf(row({ ended_on: null }), Date.UTC(2026, 2, 1, 9))).toBe(0);
-  });
-});
-
-describe('durationParts', () => {
-  it('splits into years, months of 30 days, days, hours, minutes, seconds and ms', () => {
-    const ms = 365 * DAY + 2 * 30 * DAY + 3 * DAY + 4 * 3_600_000 + 5 * 60_000 + 6 * SECOND + 789;
-    expect(durationParts(ms)).toEqual({
-      years: 1,
-      months: 2,
-      days: 3,
-      hours: 4,
-      minutes: 5,
-      seconds: 6,
-      milliseconds: 789,
-    });
-  });
-});
-
-describe('formatDuration', () => {
-  it('shows a finished session with milliseconds, leaving out zero parts', () => {
-    expect(formatDuration(3_723_450, false, 'en')).toBe('1 hr 2 min 3.450 sec');
-    expect(formatDuration(250, false, 'en')).toBe('0.250 sec');
-  });
-
-  it("prefixes a live session with '+' and counts whole seconds", () => {
-    expect(formatDuration(2 * DAY + 5 * 60_000 + 7_900, true, 'en')).toBe('+2 days 5 min 7 sec');
-    expect(formatDuration(0, true, 'en')).toBe('+0 sec');
-  });
-
-  it('shows years and months', () => {
-    expect(formatDuration(365 * DAY + 30 * DAY, true, 'en')).toBe('+1 yr 1 mth 0 sec');
-  });
-
-  it('writes the units and decimal mark of the language', () => {
-    // French separates number and unit with a narrow no-break space.
-    expect(formatDuration(3_723_450, false, 'fr').replace(/\s/g, ' ')).toBe('1 h 2 min 3,450 s');
-    expect(formatDuration(3_723_450, false, 'zh')).toBe('1小时2分钟3.450秒');
-  });
-});
-
-describe('formatBytes', () => {
-  it('uses 1024-based units with one decimal', () => {
-    expect(formatBytes(512, 'en')).toBe('512 byte');
-    expect(formatBytes(1536, 'en')).toBe('1.5 kB');
-    expect(formatBytes(3 * 1024 * 1024, 'en')).toBe('3 MB');
   });
 });

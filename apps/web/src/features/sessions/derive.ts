@@ -46,14 +46,6 @@ export interface SessionView {
   duration: number;
 }
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-/** Calendar-free units, as duration libraries count them: a month is 30 days, a year 365. */
-const MONTH = 30 * DAY;
-const YEAR = 365 * DAY;
-
 /** A server time with a zone: one without gets Z appended, so it reads as UTC (spec §3). */
 export function withZone(value: string): string {
   return /(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`;
@@ -80,64 +72,6 @@ export function durationOf(row: Pick<SessionRow, 'started_on' | 'ended_on'>, now
   return Math.max(0, end - timeMs(row.started_on));
 }
 
-/** The parts a duration is shown in. */
-export interface DurationParts {
-  years: number;
-  months: number;
-  days: number;
-  hours: number;
-  minutes: number;
-  seconds: number;
-  milliseconds: number;
-}
-
-/** Splits milliseconds into years, months (30 days), days, hours, minutes, seconds and ms. */
-export function durationParts(ms: number): DurationParts {
-  let rest = Math.max(0, Math.floor(ms));
-  const take = (unit: number) => {
-    const value = Math.floor(rest / unit);
-    rest -= value * unit;
-    return value;
-  };
-  return {
-    years: take(YEAR),
-    months: take(MONTH),
-    days: take(DAY),
-    hours: take(HOUR),
-    minutes: take(MINUTE),
-    seconds: take(SECOND),
-    milliseconds: rest,
-  };
-}
-
-const UNITS = ['year', 'month', 'day', 'hour', 'minute'] as const;
-
-/**
- * FormattedDuration (spec §3): the non-zero parts from years down to seconds in the language's
- * short units ("2 hr 5 min 7 sec"); seconds always show. A live session is prefixed '+' and
- * counts whole seconds; a finished one shows milliseconds ("7.250 sec").
- */
-export function formatDuration(ms: number, live: boolean, language: string): string {
-  const parts = durationParts(ms);
-  const values = [parts.years, parts.months, parts.days, parts.hours, parts.minutes];
-  const shown = UNITS.flatMap((unit, index) => {
-    const value = values[index] ?? 0;
-    return value > 0
-      ? [new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'short' }).format(value)]
-      : [];
-  });
-  const seconds = new Intl.NumberFormat(language, {
-    style: 'unit',
-    unit: 'second',
-    unitDisplay: 'short',
-    minimumFractionDigits: live ? 0 : 3,
-    maximumFractionDigits: live ? 0 : 3,
-  }).format(live ? parts.seconds : parts.seconds + parts.milliseconds / 1000);
-  shown.push(seconds);
-  const text = new Intl.ListFormat(language, { style: 'narrow', type: 'unit' }).format(shown);
-  return live ? `+${text}` : text;
-}
-
 /** Every derived field of one session, at time `now` (ms since the epoch). */
 export function deriveSession(row: SessionRow, now: number): SessionView {
   const live = isLive(row);
@@ -155,22 +89,4 @@ export function deriveSession(row: SessionRow, now: number): SessionView {
     formattedEndTime: formatDateTime(row.ended_on),
     duration: durationOf(row, now),
   };
-}
-
-const BYTE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
-
-/** A size in the language's short units, 1024-based: "512 byte", "1.5 kB", "3.2 MB". */
-export function formatBytes(bytes: number, language: string): string {
-  let value = Math.max(0, bytes);
-  let unit = 0;
-  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
-    value /= 1024;
-    unit += 1;
-  }
-  return new Intl.NumberFormat(language, {
-    style: 'unit',
-    unit: BYTE_UNITS[unit] ?? 'byte',
-    unitDisplay: 'short',
-    maximumFractionDigits: unit === 0 ? 0 : 1,
-  }).format(value);
 }

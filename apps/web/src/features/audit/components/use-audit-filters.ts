@@ -1,5 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlFilters } from '../../../components/use-url-filters';
 import { type AuditScreenFilters, NO_FILTERS } from '../api/list-audit';
 
 const OUTCOMES = ['success', 'failure', 'denied'] as const;
@@ -25,28 +24,7 @@ export function readAuditFilters(params: URLSearchParams): AuditScreenFilters {
  * shared and left with Back; defaults are left out.
  */
 export function useAuditFilters() {
-  const [params, setParams] = useSearchParams();
-  const filters = useMemo(() => readAuditFilters(params), [params]);
-  // react-router's setParams(fn) hands fn the query of the last render, not of the last call: two
-  // changes before a render (typed text settling as a menu choice is made) would lose the first.
-  // The query written last is kept here until the next render brings it.
-  const written = useRef<URLSearchParams | null>(null);
-  useEffect(() => {
-    written.current = null;
-  }, [params]);
-  const change = useCallback(
-    (patch: Partial<AuditScreenFilters>) => {
-      const next = new URLSearchParams(written.current ?? params);
-      for (const [key, value] of Object.entries(patch) as [keyof AuditScreenFilters, string][]) {
-        if (value === NO_FILTERS[key] || value === '') next.delete(key);
-        else next.set(key, value);
-      }
-      written.current = next;
-      setParams(next, { replace: true });
-    },
-    [params, setParams],
-  );
-  const clear = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
+  const { filters, change, clear } = useUrlFilters(readAuditFilters, NO_FILTERS);
   const filtered = KEYS.some((key) => key !== 'order' && filters[key] !== NO_FILTERS[key]);
   return { filters, change, clear, filtered };
 }

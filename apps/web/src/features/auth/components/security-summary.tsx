@@ -5,7 +5,7 @@ import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatSeconds } from '../../../lib/dates';
+import { formatDuration } from '../../../lib/format';
 import { useSecuritySettings } from '../api/security';
 
 function Row({ label, value }: { label: string; value: ReactNode }) {
@@ -39,7 +39,9 @@ export function SecuritySummary() {
     />
   );
   const maxAge =
-    data.effectiveTokenMaxAge > 0 ? formatSeconds(data.effectiveTokenMaxAge, i18n.language) : t('security.unlimited');
+    data.effectiveTokenMaxAge > 0
+      ? formatDuration(data.effectiveTokenMaxAge * 1000, i18n.language)
+      : t('security.unlimited');
   return (
     <Box component="section" aria-labelledby={titleId}>
       <Typography

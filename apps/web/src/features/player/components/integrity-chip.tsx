@@ -1,6 +1,7 @@
 import Chip from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import { useTranslation } from 'react-i18next';
+import { integrityDetail } from '../../../components/integrity-detail';
 import { useIntegrity } from '../api/integrity';
 
 const COLORS = {
@@ -20,7 +21,7 @@ const VIDEO_COLORS = {
 
 /** The recording's integrity against its hash chain and signed manifest, with the server's reason. */
 export function IntegrityChip({ recordingId }: { recordingId: string }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const integrity = useIntegrity(recordingId);
   if (integrity.isPending) return <Chip size="small" variant="outlined" label={t('player.integrity.checking')} />;
   if (integrity.isError)
@@ -29,9 +30,10 @@ export function IntegrityChip({ recordingId }: { recordingId: string }) {
         <Chip size="small" variant="outlined" color="warning" label={t('player.integrity.failed')} />
       </Tooltip>
     );
-  const { status, message, video } = integrity.data;
+  const { status, video } = integrity.data;
+  // What was found in the console language (the server's message is English and technical).
   const chip = (
-    <Tooltip title={message}>
+    <Tooltip title={integrityDetail(integrity.data, t, i18n.language)}>
       <Chip
         size="small"
         color={COLORS[status]}
@@ -50,7 +52,7 @@ export function IntegrityChip({ recordingId }: { recordingId: string }) {
   return (
     <>
       {chip}
-      <Tooltip title={video.message}>
+      <Tooltip title={videoText}>
         <Chip
           size="small"
           variant="outlined"

@@ -29,7 +29,7 @@ function LiveTerminal({
   size: { cols: number; rows: number; hasTerminal: boolean };
 }) {
   const { t } = useTranslation();
-  const [frameRef, host] = useTerminalHost(size.cols, size.rows);
+  const [frameRef, host] = useTerminalHost(size.cols, size.rows, 48);
   const { state, reattach } = useLiveWatch(recordingId, host, size);
   const chip =
     state.status === 'live' ? (

@@ -1,17 +1,30 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime, formatSeconds } from '../../../lib/dates';
+import { endReasonText } from '../../../components/end-reason';
+import { formatDateTime } from '../../../lib/dates';
+import { formatDuration } from '../../../lib/format';
 import type { RecordingDetail } from '../api/recording-detail';
 
-function Fact({ label, children }: { label: string; children: ReactNode }) {
+/**
+ * One fact: its label and value on one line, cut with an ellipsis when long (an email must not run
+ * over the next fact), the whole value in the tooltip.
+ */
+function Fact({ label, value, ltr = false }: { label: string; value: string; ltr?: boolean }) {
   return (
-    <Box>
-      <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+    <Box sx={{ display: 'flex', gap: 0.75, alignItems: 'baseline', minWidth: 0, maxWidth: { xs: '100%', sm: 340 } }}>
+      <Typography component="dt" variant="caption" sx={{ color: 'text.secondary', flexShrink: 0 }}>
         {label}
       </Typography>
-      <Typography variant="body2">{children}</Typography>
+      <Typography
+        component="dd"
+        variant="body2"
+        title={value}
+        dir={ltr ? 'ltr' : undefined}
+        sx={{ m: 0, minWidth: 0, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}
+      >
+        {value}
+      </Typography>
     </Box>
   );
 }
@@ -20,25 +33,24 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 export function RecordingFacts({ recording }: { recording: RecordingDetail }) {
   const { t, i18n } = useTranslation();
   const live = recording.ended_on === null;
-  const duration = formatSeconds(Math.floor(recording.duration_ms / 1000), i18n.language);
+  const reason = recording.end_reason
+    ? `${endReasonText(recording.end_reason, t)}${recording.terminated_by ? ` · ${t('player.page.terminatedBy', { email: recording.terminated_by })}` : ''}`
+    : null;
+  // One or two lines, not a grid of cards: the player and its controls stay above the fold.
   return (
     <Box
+      component="dl"
       data-testid="recording-facts"
-      sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))' }}
+      sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3, rowGap: 0.5, m: 0 }}
     >
-      <Fact label={t('player.page.host')}>{recording.host.hostname}</Fact>
-      <Fact label={t('player.page.user')}>{recording.user.email}</Fact>
-      <Fact label={t('player.page.type')}>{recording.type.toUpperCase()}</Fact>
-      <Fact label={t('player.page.started')}>{formatDateTime(recording.started_on)}</Fact>
-      <Fact label={t('player.page.ended')}>{live ? t('player.live.live') : formatDateTime(recording.ended_on)}</Fact>
-      <Fact label={t('player.page.duration')}>{live ? `+${duration}` : duration}</Fact>
-      {recording.tunnel ? <Fact label={t('player.page.tunnel')}>{recording.tunnel}</Fact> : null}
-      {recording.end_reason ? (
-        <Fact label={t('player.page.endReason')}>
-          {recording.end_reason}
-          {recording.terminated_by ? ` · ${t('player.page.terminatedBy', { email: recording.terminated_by })}` : ''}
-        </Fact>
-      ) : null}
+      <Fact label={t('player.page.host')} value={recording.host.hostname} ltr />
+      <Fact label={t('player.page.user')} value={recording.user.email} ltr />
+      <Fact label={t('player.page.type')} value={recording.type.toUpperCase()} />
+      <Fact label={t('player.page.started')} value={formatDateTime(recording.started_on)} />
+      <Fact label={t('player.page.ended')} value={live ? t('player.live.live') : formatDateTime(recording.ended_on)} />
+      <Fact label={t('player.page.duration')} value={formatDuration(recording.duration_ms, i18n.language, live)} />
+      {recording.tunnel ? <Fact label={t('player.page.tunnel')} value={recording.tunnel} /> : null}
+      {reason ? <Fact label={t('player.page.endReason')} value={reason} /> : null}
     </Box>
   );
 }

@@ -26,6 +26,9 @@ export interface PlayableRecording {
 
 const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 
+/** Room below the terminal for the controls (two rows) and the frame's padding: kept in view at 900 px. */
+const CONTROLS_HEIGHT = 150;
+
 /**
  * Replays an SSH session in a terminal: streams the asciicast in ranges, seeks through the server's
  * index, searches the output, verifies integrity and downloads the file. Keyboard: space plays or
@@ -34,7 +37,7 @@ const TYPING = new Set(['INPUT', 'TEXTAREA', 'SELECT']);
 export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
   const { t } = useTranslation();
   const theme = useTheme();
-  const [frameRef, host] = useTerminalHost(recording.width || 80, recording.height || 24);
+  const [frameRef, host] = useTerminalHost(recording.width || 80, recording.height || 24, CONTROLS_HEIGHT);
   const { engine, state } = useReplay(recording.id, host, recording.ended_on === null);
   // ?t=seconds (search across recordings links so): once ready, the replay opens at that moment.
   const [params] = useSearchParams();

@@ -10,6 +10,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { HighlightedSnippet } from '../../../components/highlighted-snippet';
 import { useDebouncedValue } from '../../../components/use-debounced-value';
 import { type SearchHit, useRecordingSearch } from '../api/search';
 import { formatClock } from '../replay/playback-clock';
@@ -57,9 +58,16 @@ export function ReplaySearch({ recordingId, onJump }: { recordingId: string; onJ
               aria-label={t('player.search.jump', { time: formatClock(hit.t) })}
             >
               <ListItemText
-                primary={hit.excerpt}
+                primary={
+                  <HighlightedSnippet
+                    text={hit.excerpt}
+                    matchStart={hit.match_start}
+                    matchLength={hit.match_length}
+                    clippedStart={hit.clipped_start}
+                    clippedEnd={hit.clipped_end}
+                  />
+                }
                 secondary={formatClock(hit.t)}
-                slotProps={{ primary: { dir: 'ltr', sx: { fontFamily: 'monospace', whiteSpace: 'pre-wrap' } } }}
               />
             </ListItemButton>
           ))}

@@ -41,6 +41,8 @@ describe('ReplayTransfers', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Jump to 1:15: Upload /var/backups/db.sql' }));
     expect(onJump).toHaveBeenLastCalledWith(75.5);
     expect(screen.getByText('/a → /b')).toBeTruthy();
+    // The outcome in words, not the server's code.
+    expect(screen.getByText('2:10 · Rename · Succeeded')).toBeTruthy();
   });
 
   it('shows nothing for a recording without transfers, and says when they could not be loaded', () => {

@@ -50,7 +50,7 @@ export function ReplayTransfers({
               <ListItemIcon sx={{ minWidth: 32 }}>{icon(item)}</ListItemIcon>
               <ListItemText
                 primary={item.target ? `${item.path} → ${item.target}` : item.path || op}
-                secondary={`${formatClock(item.t)} · ${op} · ${item.outcome}`}
+                secondary={`${formatClock(item.t)} · ${op} · ${item.outcome === 'ok' ? t('player.transfers.ok') : t('player.transfers.failed', { reason: item.outcome })}`}
                 slotProps={{ primary: { dir: 'ltr', sx: { fontFamily: 'monospace', overflowWrap: 'anywhere' } } }}
               />
             </ListItemButton>

@@ -100,7 +100,8 @@ export function VideoPlayer({ recording }: { recording: { id: string } }) {
               renewTicket();
             } else setError(event.currentTarget.error?.message || 'MEDIA_ERR');
           }}
-          sx={{ width: '100%', maxHeight: '75vh', bgcolor: 'black', borderRadius: 1 }}
+          // Its controls (the browser's, at its bottom) stay above the fold: the video leaves room for the header and facts above it.
+          sx={{ width: '100%', maxHeight: 'max(240px, calc(100vh - 380px))', bgcolor: 'black', borderRadius: 1 }}
         />
       ) : null}
     </Stack>

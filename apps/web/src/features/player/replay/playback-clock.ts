@@ -63,15 +63,8 @@ export function toTerminalOps(events: readonly { type: PlacedEvent['type']; data
   return ops;
 }
 
-/** m:ss or h:mm:ss of a number of seconds, for the time display and the seek bar. */
-export function formatClock(seconds: number): string {
-  const total = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = total % 60;
-  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
-  return `${h > 0 ? `${String(h)}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
-}
+/** The clock of a moment in a recording: one format in the console (lib/format). */
+export { formatClock } from '../../../lib/format';
 
 /** Reads "1:02:03", "2:03", "75" or "1h2m3s" as seconds; null when it is none of these. */
 export function parseClock(text: string): number | null {

@@ -10,15 +10,22 @@ const MAX_FONT = 16;
 /**
  * A read-only xterm.js terminal at the recorded session's size. The session's columns must stay
  * as recorded (full-screen programs drew for them), so instead of changing the columns to fit the
- * page, the font shrinks or grows until they fit its width.
+ * page, the font shrinks or grows until they fit its width, and until its rows fit the window's
+ * height above `reserveBelow` pixels (the player's controls stay in view without scrolling).
  */
 export class TerminalHost implements TerminalSink {
   /** The xterm.js terminal. */
   readonly terminal: Terminal;
   private readonly fit = new FitAddon();
   private observer: ResizeObserver | null = null;
+  private element: HTMLElement | null = null;
+  private readonly onWindowResize = () => this.fitFont();
 
-  constructor(cols: number, rows: number) {
+  constructor(
+    cols: number,
+    rows: number,
+    private readonly reserveBelow = 0,
+  ) {
     this.terminal = new Terminal({
       cols,
       rows,
@@ -35,9 +42,11 @@ export class TerminalHost implements TerminalSink {
   /** Shows the terminal in the element and keeps its font fitted to the element's width. */
   open(element: HTMLElement): void {
     this.terminal.open(element);
+    this.element = element;
     this.fitFont();
     this.observer = new ResizeObserver(() => this.fitFont());
     this.observer.observe(element);
+    window.addEventListener('resize', this.onWindowResize);
   }
 
   /** Writes output (escape sequences included). */
@@ -71,15 +80,28 @@ export class TerminalHost implements TerminalSink {
   /** Frees the terminal and its observer. */
   dispose(): void {
     this.observer?.disconnect();
+    window.removeEventListener('resize', this.onWindowResize);
     this.terminal.dispose();
+  }
+
+  /** The font at which the rows end `reserveBelow` above the window's bottom (at the page's top). */
+  private fontByHeight(current: number): number {
+    const screen = this.element?.querySelector('.xterm-screen');
+    if (!this.element || !screen || this.reserveBelow <= 0) return MAX_FONT;
+    const height = screen.getBoundingClientRect().height;
+    // Where the frame lies in the page (not the viewport), so a scrolled page fits the same.
+    const top = this.element.getBoundingClientRect().top + window.scrollY;
+    const room = window.innerHeight - top - this.reserveBelow;
+    if (height <= 0 || room <= 0) return MAX_FONT;
+    return Math.floor(((current * room) / height) * 2) / 2;
   }
 
   private fitFont(): void {
     const proposed = this.fit.proposeDimensions();
     if (!proposed || proposed.cols <= 0) return;
     const current = this.terminal.options.fontSize ?? BASE_FONT;
-    const wanted = Math.floor(((current * proposed.cols) / this.terminal.cols) * 2) / 2;
-    const next = Math.min(MAX_FONT, Math.max(MIN_FONT, wanted));
+    const byWidth = Math.floor(((current * proposed.cols) / this.terminal.cols) * 2) / 2;
+    const next = Math.min(MAX_FONT, Math.max(MIN_FONT, Math.min(byWidth, this.fontByHeight(current))));
     if (Math.abs(next - current) >= 0.5) this.terminal.options.fontSize = next;
   }
 }

@@ -6,7 +6,9 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { HighlightedSnippet } from '../../../components/highlighted-snippet';
 import { formatDateTime } from '../../../lib/dates';
+import { formatClock } from '../../../lib/format';
 import type { SearchHit, SearchSession } from '../api/search-recordings';
 
 /** Colours of the kind chips: one per kind of text. */
@@ -17,34 +19,19 @@ export const KIND_COLORS = {
   file: 'warning',
 } as const;
 
-/** Seconds from a session's start as a clock: m:ss, or h:mm:ss past an hour. */
-export function clock(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  const h = Math.floor(whole / 3600);
-  const m = Math.floor((whole % 3600) / 60);
-  const s = String(whole % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
+/** Seconds from a session's start as a clock (m:ss, h:mm:ss): the console's one clock format. */
+export const clock = formatClock;
 
 /** A hit's line with the match marked; the text is rendered as text, never as HTML. */
-export function HighlightedSnippet({ hit }: { hit: SearchHit }) {
-  const { snippet, match_start: start, match_length: length } = hit;
+export function HitSnippet({ hit }: { hit: SearchHit }) {
   return (
-    <Box
-      component="span"
-      dir="ltr"
-      sx={{ fontFamily: 'monospace', fontSize: '0.875rem', whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
-    >
-      {hit.clipped_start ? '…' : null}
-      {snippet.slice(0, start)}
-      {length > 0 ? (
-        <Box component="mark" sx={{ bgcolor: 'warning.light', color: 'text.primary', px: 0.25, borderRadius: 0.5 }}>
-          {snippet.slice(start, start + length)}
-        </Box>
-      ) : null}
-      {snippet.slice(start + length)}
-      {hit.clipped_end ? '…' : null}
-    </Box>
+    <HighlightedSnippet
+      text={hit.snippet}
+      matchStart={hit.match_start}
+      matchLength={hit.match_length}
+      clippedStart={hit.clipped_start}
+      clippedEnd={hit.clipped_end}
+    />
   );
 }
 
@@ -96,7 +83,7 @@ function SessionResult({ session, onOpen }: { session: SearchSession; onOpen: (i
               label={t(`recordingSearch.kind.${hit.kind}`)}
               sx={{ minWidth: 72 }}
             />
-            <HighlightedSnippet hit={hit} />
+            <HitSnippet hit={hit} />
           </ListItemButton>
         ))}
       </List>

@@ -3,7 +3,8 @@ import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import { useTranslation } from 'react-i18next';
 import type { SessionKind, SessionRow } from '../derive';
-import { durationOf, formatDuration, isLive, sessionType } from '../derive';
+import { formatDuration } from '../../../lib/format';
+import { durationOf, isLive, sessionType } from '../derive';
 import { useNow } from './use-now';
 
 /** Status (spec §3): a red Live chip, or a quiet Finished one. */
@@ -69,24 +70,25 @@ export function ForwardChip({ forwards }: { forwards: readonly string[] }) {
   );
 }
 
-/** FormattedDuration; a live session's ticks every second. */
+/** The session's length in the console's one duration format (lib/format); a live session's ticks every second, with '+'. */
 export function DurationText({ row }: { row: Pick<SessionRow, 'started_on' | 'ended_on'> }) {
   const { i18n } = useTranslation();
   const live = isLive(row);
   const now = useNow(live);
   return (
     <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-      {formatDuration(durationOf(row, now), live, i18n.language)}
+      {formatDuration(durationOf(row, now), i18n.language, live)}
     </Box>
   );
 }
 
-/** Host, user and duration in one cell, for the phone layout of the list. */
+/** Host (with the Live chip), user and duration in one cell, for the phone layout of the list. */
 export function SessionSummary({ row }: { row: SessionRow }) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minWidth: 0, lineHeight: 1.35, py: 0.75 }}>
-      <Box component="span" sx={{ fontWeight: 600, display: 'flex', minWidth: 0 }}>
+      <Box component="span" sx={{ fontWeight: 600, display: 'flex', minWidth: 0, gap: 1, alignItems: 'center' }}>
         <LtrText text={row.host.hostname} />
+        {isLive(row) ? <StatusChip live /> : null}
       </Box>
       <Box component="span" sx={{ color: 'text.secondary', fontSize: '0.8rem', display: 'flex', minWidth: 0 }}>
         <LtrText text={row.user.email} />

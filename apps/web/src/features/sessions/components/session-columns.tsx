@@ -52,7 +52,7 @@ export function useSessionColumns(
         field: 'status',
         headerName: t('sessions.columns.status'),
         sortable: false,
-        width: 200,
+        width: 130,
         renderCell: ({ row }) => (
           <>
             <StatusChip live={isLive(row)} />
@@ -64,7 +64,7 @@ export function useSessionColumns(
       {
         field: 'type',
         headerName: t('sessions.columns.type'),
-        width: 170,
+        width: 110,
         renderCell: ({ row }) => (
           <>
             <TypeLabel kind={sessionType(row)} />
@@ -76,15 +76,15 @@ export function useSessionColumns(
         // What the SSH session's first channel was (the server sorts and filters by it).
         field: 'kind',
         headerName: t('sessions.columns.kind'),
-        flex: 0.9,
-        minWidth: 130,
+        flex: 0.8,
+        minWidth: 120,
         renderCell: ({ row }) => <ChannelKindLabel row={row} />,
       },
       {
         field: 'hostname',
         headerName: t('sessions.columns.hostname'),
         flex: 1,
-        minWidth: 150,
+        minWidth: 120,
         valueGetter: (_value, row) => row.host.hostname,
         renderCell: ({ row }) => <LtrText text={row.host.hostname} />,
       },
@@ -92,27 +92,27 @@ export function useSessionColumns(
         field: 'user',
         headerName: t('sessions.columns.user'),
         flex: 1.3,
-        minWidth: 190,
+        minWidth: 150,
         valueGetter: (_value, row) => row.user.email,
         renderCell: ({ row }) => <LtrText text={row.user.email} />,
       },
       {
         field: 'started_on',
         headerName: t('sessions.columns.start'),
-        width: 170,
+        width: 160,
         valueFormatter: (value: string) => formatDateTime(value),
       },
       {
         field: 'ended_on',
         headerName: t('sessions.columns.end'),
-        width: 170,
+        width: 160,
         valueFormatter: (value: string | null) => formatDateTime(value),
       },
       {
         field: 'duration',
         headerName: t('sessions.columns.duration'),
         sortable: false,
-        width: 190,
+        width: 130,
         renderCell: ({ row }) => <DurationText row={row} />,
       },
       {
@@ -120,23 +120,25 @@ export function useSessionColumns(
         headerName: t('sessions.columns.tunnel'),
         sortable: false,
         flex: 0.8,
-        minWidth: 130,
+        minWidth: 120,
         valueFormatter: (value: string | null) => value ?? '-',
       },
       {
-        // On a phone only (the grid shows it instead of host, user and duration): one cell with all three.
+        // On a phone and a tablet only (instead of status, host, user and duration): one cell with all four.
         field: 'summary',
         headerName: t('sessions.columns.session'),
         sortable: false,
         flex: 1,
-        minWidth: 180,
+        minWidth: 150,
         renderCell: ({ row }) => <SessionSummary row={row} />,
       },
       {
         field: 'actions',
         type: 'actions',
         headerName: t('sessions.columns.actions'),
-        width: 130,
+        // Three buttons (Watch live, Replay, Details) of 36 px and the cell's padding; never hidden.
+        width: 128,
+        hideable: false,
         getActions: ({ row }) => {
           const who = { user: row.user.email, hostname: row.host.hostname };
           const item = (action: SessionAction, label: string, icon: ReactElement) => (

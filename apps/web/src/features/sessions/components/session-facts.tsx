@@ -2,22 +2,14 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { endReasonText } from '../../../components/end-reason';
 import { formatDateTime } from '../../../lib/dates';
 import { LegalHoldChip } from './legal-hold-chip';
 import type { SessionDetail } from '../api/session-detail';
 import type { SessionRow } from '../derive';
-import { formatBytes, isLive, sessionType } from '../derive';
+import { formatBytes } from '../../../lib/format';
+import { isLive, sessionType } from '../derive';
 import { ChannelKindLabel, DurationText, StatusChip, TypeLabel } from './session-cells';
-
-const END_REASONS = [
-  'client-closed',
-  'closed',
-  'terminated',
-  'host-disconnected',
-  'server-stopped',
-  'recovered',
-  'not-filmed',
-];
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -83,11 +75,7 @@ export function SessionFacts({ row, detail }: { row: SessionRow; detail: Session
       <Fact label={t('sessions.columns.duration')}>
         <DurationText row={row} />
       </Fact>
-      {reason ? (
-        <Fact label={t('sessions.detail.endReason')}>
-          {END_REASONS.includes(reason) ? t(`sessions.endReason.${reason}`) : reason}
-        </Fact>
-      ) : null}
+      {reason ? <Fact label={t('sessions.detail.endReason')}>{endReasonText(reason, t)}</Fact> : null}
       {row.terminated_by ? (
         <Fact label={t('sessions.detail.terminatedBy')}>
           <span dir="ltr">{row.terminated_by}</span>
@@ -100,9 +88,9 @@ export function SessionFacts({ row, detail }: { row: SessionRow; detail: Session
               {t('sessions.detail.terminalSizeValue', { columns: detail.width, rows: detail.height })}
             </Fact>
           ) : null}
-          <Fact label={t('sessions.detail.recordingSize')}>{formatBytes(detail.bytes, i18n.language)}</Fact>
+          <Fact label={t('sessions.detail.recordingSize')}>{formatBytes(detail.bytes, t, i18n.language)}</Fact>
           {detail.video_bytes > 0 ? (
-            <Fact label={t('sessions.detail.videoSize')}>{formatBytes(detail.video_bytes, i18n.language)}</Fact>
+            <Fact label={t('sessions.detail.videoSize')}>{formatBytes(detail.video_bytes, t, i18n.language)}</Fact>
           ) : null}
           <Fact label={t('sessions.detail.signed')}>
             {detail.manifest_signed ? t('sessions.detail.signedYes') : t('sessions.detail.signedNo')}

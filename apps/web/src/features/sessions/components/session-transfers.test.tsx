@@ -59,7 +59,7 @@ describe('SessionTransfers', () => {
     expect(within(rows[0]!).getByText('/srv/in/report.pdf')).toBeTruthy();
     expect(within(rows[0]!).getByText('Upload · sftp')).toBeTruthy();
     expect(within(rows[0]!).getByText(`SHA-256 ${sha}`)).toBeTruthy();
-    expect(within(rows[0]!).getByText('+0:05')).toBeTruthy();
+    expect(within(rows[0]!).getByText('0:05')).toBeTruthy();
     expect(within(rows[0]!).getByText('Succeeded')).toBeTruthy();
     expect(within(rows[1]!).getByText('Permission denied')).toBeTruthy();
     expect(within(rows[1]!).getByText('The host refused to open the file.')).toBeTruthy();

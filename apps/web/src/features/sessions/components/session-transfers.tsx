@@ -27,7 +27,8 @@ import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { useErrorText } from '../../../components/use-error-text';
 import { type SessionTransfer, useSessionTransfers } from '../api/session-transfers';
 import { formatDateTime } from '../../../lib/dates';
-import { formatBytes, timeMs } from '../derive';
+import { formatBytes, formatClock } from '../../../lib/format';
+import { timeMs } from '../derive';
 
 const SORTS = ['time', 'path', 'size'] as const;
 type TransferSort = (typeof SORTS)[number];
@@ -59,15 +60,6 @@ function opIcon(item: SessionTransfer): ReactElement {
     case 'open':
       return <InsertDriveFileOutlined {...props} />;
   }
-}
-
-/** Seconds from the start as m:ss or h:mm:ss. */
-function offset(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds));
-  const hh = Math.floor(s / 3600);
-  const mm = Math.floor((s % 3600) / 60);
-  const ss = String(s % 60).padStart(2, '0');
-  return hh > 0 ? `${hh}:${String(mm).padStart(2, '0')}:${ss}` : `${mm}:${ss}`;
 }
 
 function sorted(items: SessionTransfer[], sort: TransferSort): SessionTransfer[] {
@@ -200,10 +192,10 @@ export function SessionTransfers({ id, startedOn, refresh }: { id: string; start
                     sx={{ flexWrap: 'wrap', alignItems: 'center', mt: 0.5 }}
                   >
                     {item.direction ? (
-                      <Typography variant="caption">{formatBytes(item.bytes, i18n.language)}</Typography>
+                      <Typography variant="caption">{formatBytes(item.bytes, t, i18n.language)}</Typography>
                     ) : null}
                     <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-                      <span dir="ltr">{`+${offset(item.t)}`}</span> ·{' '}
+                      <span dir="ltr">{formatClock(item.t)}</span> ·{' '}
                       {formatDateTime(new Date(start + item.t * 1000).toISOString())}
                     </Typography>
                     <Chip

@@ -2,7 +2,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { DataGrid } from '@mui/x-data-grid';
 import type { GridColumnVisibilityModel, GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { gridLocaleText } from '../../../components/data-table/grid-locale';
 import type { SessionRow } from '../derive';
@@ -24,21 +24,27 @@ export interface SessionsGridProps {
   noRowsLabel: string;
 }
 
-/** On a phone: the status and one cell with host, user and duration; the rest is in the detail panel. */
+/**
+ * Which columns show by default. The actions (Watch live, Replay, Details) must always be in view,
+ * and the free grid cannot pin a column: so the default columns fit the screen's content area
+ * (about 1070 px at 1440 px wide, next to the sidebar) with the actions last, and the rest can be
+ * added from the toolbar's Columns panel (the grid then scrolls sideways; the actions stay, sticky).
+ */
 const NARROW: GridColumnVisibilityModel = {
+  status: false,
   type: false,
+  kind: false,
   hostname: false,
   user: false,
   started_on: false,
   ended_on: false,
   duration: false,
   tunnel: false,
-  actions: false,
 };
-/** On a tablet: without the end time and the tunnel. */
-const MEDIUM: GridColumnVisibilityModel = { ended_on: false, tunnel: false, summary: false };
-/** On a desktop: every column but the phone's summary. */
-const WIDE: GridColumnVisibilityModel = { summary: false };
+/** A desktop up to 1536 px: status, type, host, user, start, duration and the actions. */
+const WIDE: GridColumnVisibilityModel = { kind: false, ended_on: false, tunnel: false, summary: false };
+/** A wide desktop: the end time too. */
+const WIDER: GridColumnVisibilityModel = { kind: false, tunnel: false, summary: false };
 
 /**
  * The session list: keyset pages from the server (the count of all matches is not asked for, so
@@ -48,9 +54,16 @@ const WIDE: GridColumnVisibilityModel = { summary: false };
 export function SessionsGrid(props: SessionsGridProps) {
   const { t, i18n } = useTranslation();
   const columns = useSessionColumns(props.onAction);
-  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const medium = useMediaQuery((theme: Theme) => theme.breakpoints.down('lg'));
-  const visibility = narrow ? NARROW : medium ? MEDIUM : WIDE;
+  // Below lg the sidebar (or the phone's width) leaves too little for separate columns.
+  const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('lg'));
+  const wider = useMediaQuery((theme: Theme) => theme.breakpoints.up('xl'));
+  const layout = narrow ? 'narrow' : wider ? 'wider' : 'wide';
+  // Columns the user showed or hid in the Columns panel, per layout, over its defaults.
+  const [chosen, setChosen] = useState<Record<string, GridColumnVisibilityModel>>({});
+  const visibility = useMemo(
+    () => ({ ...(narrow ? NARROW : wider ? WIDER : WIDE), ...chosen[layout] }),
+    [narrow, wider, layout, chosen],
+  );
   const localeText = useMemo(
     () => ({ ...gridLocaleText(i18n.language), noRowsLabel: props.noRowsLabel }),
     [i18n.language, props.noRowsLabel],
@@ -72,6 +85,8 @@ export function SessionsGrid(props: SessionsGridProps) {
       sortingMode="server"
       filterMode="server"
       disableColumnFilter
+      // Every column is drawn (there are ten), so the sticky actions exist when scrolled to the start.
+      columnBufferPx={2000}
       disableRowSelectionOnClick
       sortingOrder={['desc', 'asc']}
       paginationModel={props.paging}
@@ -80,6 +95,21 @@ export function SessionsGrid(props: SessionsGridProps) {
       sortModel={props.sort}
       onSortModelChange={props.onSortChange}
       columnVisibilityModel={visibility}
+      onColumnVisibilityModelChange={(model) => setChosen((all) => ({ ...all, [layout]: model }))}
+      // The Columns panel on a desktop, offering the desktop's columns (not the phone's summary or the actions).
+      showToolbar={!narrow}
+      slotProps={{
+        columnsManagement: {
+          getTogglableColumns: (all) =>
+            all.filter((column) => column.field !== 'summary' && column.field !== 'actions').map((c) => c.field),
+        },
+        loadingOverlay: { variant: 'linear-progress', noRowsVariant: 'skeleton' },
+        toolbar: {
+          showQuickFilter: false,
+          csvOptions: { disableToolbarButton: true },
+          printOptions: { disableToolbarButton: true },
+        },
+      }}
       rowHeight={narrow ? 76 : 52}
       localeText={localeText}
       // The grid types its events' rows loosely; they are this grid's rows.
@@ -89,12 +119,21 @@ export function SessionsGrid(props: SessionsGridProps) {
         event.preventDefault();
         onAction('details', params.row as SessionRow);
       }}
-      slotProps={{ loadingOverlay: { variant: 'linear-progress', noRowsVariant: 'skeleton' } }}
       sx={{
         border: 0,
         '& .MuiDataGrid-row': { cursor: 'pointer' },
         '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' },
         '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
+        // Columns added from the panel can overflow: the grid scrolls sideways, and the actions stay
+        // at the end side in view (sticky, as the paid grid pins; every column is rendered for it).
+        '& .MuiDataGrid-cell[data-field="actions"], & .MuiDataGrid-columnHeader[data-field="actions"]': {
+          position: 'sticky',
+          insetInlineEnd: 0,
+          zIndex: 1,
+          bgcolor: 'background.paper',
+          borderInlineStart: 1,
+          borderColor: 'divider',
+        },
       }}
     />
   );

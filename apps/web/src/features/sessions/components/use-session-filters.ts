@@ -1,5 +1,4 @@
-import { useCallback, useMemo } from 'react';
-import { useSearchParams } from 'react-router';
+import { useUrlFilters } from '../../../components/use-url-filters';
 import type { HoldFilter, LiveFilter, SessionFilters, SessionSort } from '../api/list-sessions';
 import { DEFAULT_FILTERS } from '../api/list-sessions';
 import { KIND_FILTERS, type SessionKind } from '../derive';
@@ -43,25 +42,7 @@ const DEFAULTS: SessionFilters & SessionOrder = { ...DEFAULT_FILTERS, sort: 'sta
  * shared, bookmarked and left with Back. Defaults are left out of the URL.
  */
 export function useSessionFilters() {
-  const [params, setParams] = useSearchParams();
-  const filters = useMemo(() => readFilters(params), [params]);
-  const change = useCallback(
-    (patch: Partial<SessionFilters & SessionOrder>) => {
-      setParams(
-        (current) => {
-          const next = new URLSearchParams(current);
-          for (const [key, value] of Object.entries(patch) as [keyof typeof DEFAULTS, string][]) {
-            if (value === DEFAULTS[key] || value === '') next.delete(key);
-            else next.set(key, value);
-          }
-          return next;
-        },
-        { replace: true },
-      );
-    },
-    [setParams],
-  );
-  const clear = useCallback(() => setParams(new URLSearchParams(), { replace: true }), [setParams]);
+  const { filters, change, clear } = useUrlFilters(readFilters, DEFAULTS);
   const filtered =
     filters.time !== DEFAULTS.time ||
     filters.type !== DEFAULTS.type ||

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { useErrorText } from '../../../components/use-error-text';
-import { formatSeconds } from '../../../lib/dates';
+import { formatDuration } from '../../../lib/format';
 import type { useSaveSecurity } from '../api/security-settings';
 import type { SecurityForm } from '../model/security-form';
 import { isSecurityFormValid, toSecurityBody, validateSecurityForm } from '../model/security-form';
@@ -92,7 +92,7 @@ export function SecuritySettingsForm({
             inputMode="numeric"
             unit={t('settings.general.minutes')}
             error={maxAgeError}
-            helper={maxAgeError ? undefined : formatSeconds(minutes * 60, i18n.language)}
+            helper={maxAgeError ? undefined : formatDuration(minutes * 60_000, i18n.language)}
           />
         </Grid>
       </Grid>

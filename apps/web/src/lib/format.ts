@@ -1,0 +1,66 @@
+import type { TFunction } from 'i18next';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const DURATION_UNITS = [
+  ['day', DAY],
+  ['hour', HOUR],
+  ['minute', MINUTE],
+] as const;
+
+/**
+ * A length of time in the language's short units, whole seconds, largest unit first:
+ * "1 hr 12 min 5 sec", "17 sec", in Arabic "١ س و١٢ د و٥ ث". The one duration format of the
+ * console (sessions, detail, player, search, dashboard): every screen that shows a length of time
+ * calls this. `running` marks a length still growing (a live session) with a leading '+'.
+ * Days are the largest unit: months and years of 30 and 365 days read as precise when they are not.
+ */
+export function formatDuration(ms: number, language: string, running = false): string {
+  let rest = Math.max(0, Math.floor(ms / SECOND)) * SECOND;
+  const parts: string[] = [];
+  for (const [unit, size] of DURATION_UNITS) {
+    const value = Math.floor(rest / size);
+    rest -= value * size;
+    if (value > 0) parts.push(unitText(value, unit, language));
+  }
+  // Seconds show when there are some, or nothing else: "2 hr", not "2 hr 0 sec"; "0 sec" alone.
+  if (rest > 0 || parts.length === 0) parts.push(unitText(rest / SECOND, 'second', language));
+  const text = new Intl.ListFormat(language, { style: 'narrow', type: 'unit' }).format(parts);
+  return running ? `+${text}` : text;
+}
+
+function unitText(value: number, unit: 'day' | 'hour' | 'minute' | 'second', language: string): string {
+  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'short' }).format(value);
+}
+
+/** The binary units a size is shown in (Intl has none of them: their names are messages). */
+export const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
+
+/**
+ * A size in bytes with a binary unit, the number in the language's digits: "759 B", "1.5 KiB",
+ * "3.2 MiB" (in Arabic "٧٥٩ بايت"). The one size format of the console: every screen that shows
+ * a size calls this. `t` gives the unit's name in the console language (units.bytes.*).
+ */
+export function formatBytes(bytes: number, t: TFunction, language: string): string {
+  let value = Math.max(0, Number.isFinite(bytes) ? bytes : 0);
+  let unit = 0;
+  while (value >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const number = new Intl.NumberFormat(language, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  return t(`units.bytes.${BYTE_UNITS[unit] ?? 'B'}`, { value: number });
+}
+
+/** m:ss or h:mm:ss of a number of seconds: a moment in a recording (seek bar, hits, transfers), not a length. */
+export function formatClock(seconds: number): string {
+  const total = Math.max(0, Math.floor(seconds));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const mm = h > 0 ? String(m).padStart(2, '0') : String(m);
+  return `${h > 0 ? `${String(h)}:` : ''}${mm}:${String(s).padStart(2, '0')}`;
+}
