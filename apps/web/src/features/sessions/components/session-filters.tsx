@@ -26,6 +26,14 @@ export interface SessionFiltersBarProps {
 /** Selects share a row with the search box on a desktop, and go two by two on a phone. */
 const selectSx = { flex: { xs: '1 1 calc(50% - 6px)', sm: '1 1 150px' }, minWidth: 0, maxWidth: { sm: 220 } };
 
+/**
+ * A select's chosen value as the title of what it shows: a select narrower than its words cuts
+ * them with an ellipsis (a phone, a long Arabic value), and the title holds them whole.
+ */
+function shownWhole(text: string) {
+  return { select: { SelectDisplayProps: { title: text } } };
+}
+
 /** The filters above the list: text, time (spec §3 values), session type, channel kind, live and tunnel. */
 export function SessionFiltersBar({ filters, search, onSearch, onChange, filtered, onClear }: SessionFiltersBarProps) {
   const { t } = useTranslation();
@@ -68,6 +76,7 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         onChange={(event) => onChange({ time: event.target.value as SessionFilters['time'] })}
         helperText={longRunning ? t('sessions.time.longRunningHint') : undefined}
         sx={selectSx}
+        slotProps={shownWhole(t(`sessions.time.${filters.time === '-1' ? 'default' : filters.time}`))}
       >
         {TIME_FILTERS.map((value) => (
           <MenuItem key={value} value={value}>
@@ -82,6 +91,9 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         value={filters.type}
         onChange={(event) => onChange({ type: event.target.value as SessionFilters['type'] })}
         sx={selectSx}
+        slotProps={shownWhole(
+          filters.type === 'any' ? t('sessions.filters.anyType') : t(`sessions.type.${filters.type}`),
+        )}
       >
         <MenuItem value="any">{t('sessions.filters.anyType')}</MenuItem>
         {KINDS.map((kind) => (
@@ -97,6 +109,9 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         value={filters.kind}
         onChange={(event) => onChange({ kind: event.target.value as SessionFilters['kind'] })}
         sx={selectSx}
+        slotProps={shownWhole(
+          filters.kind === 'any' ? t('sessions.filters.anyKind') : t(`sessions.kind.${filters.kind}`),
+        )}
       >
         <MenuItem value="any">{t('sessions.filters.anyKind')}</MenuItem>
         {KIND_FILTERS.map((kind) => (
@@ -113,6 +128,11 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         disabled={longRunning}
         onChange={(event) => onChange({ live: event.target.value as SessionFilters['live'] })}
         sx={selectSx}
+        slotProps={shownWhole(
+          t(
+            `sessions.filters.${{ any: 'liveAny', live: 'liveOnly', finished: 'finishedOnly' }[longRunning ? 'live' : filters.live]}`,
+          ),
+        )}
       >
         <MenuItem value="any">{t('sessions.filters.liveAny')}</MenuItem>
         <MenuItem value="live">{t('sessions.filters.liveOnly')}</MenuItem>
@@ -125,6 +145,9 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         value={filters.hold}
         onChange={(event) => onChange({ hold: event.target.value as SessionFilters['hold'] })}
         sx={selectSx}
+        slotProps={shownWhole(
+          t(`sessions.hold.${{ any: 'filterAny', held: 'filterHeld', 'not-held': 'filterNotHeld' }[filters.hold]}`),
+        )}
       >
         <MenuItem value="any">{t('sessions.hold.filterAny')}</MenuItem>
         <MenuItem value="held">{t('sessions.hold.filterHeld')}</MenuItem>
@@ -137,6 +160,7 @@ export function SessionFiltersBar({ filters, search, onSearch, onChange, filtere
         value={filters.tunnel}
         onChange={(event) => onChange({ tunnel: event.target.value })}
         sx={selectSx}
+        slotProps={shownWhole(filters.tunnel === 'all' ? t('sessions.filters.allTunnels') : filters.tunnel)}
       >
         <MenuItem value="all">{t('sessions.filters.allTunnels')}</MenuItem>
         {tunnelChoices.map((name) => (
