@@ -101,12 +101,19 @@ function useColumns(): GridColDef<AuditRow>[] {
           // Two lines that fit the phone's row: the action and its outcome, then when and who.
           <Box sx={{ minWidth: 0, width: '100%' }}>
             <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-              <Typography variant="body2" sx={{ fontWeight: 600, minWidth: 0 }} noWrap>
+              <Typography variant="body2" sx={{ fontWeight: 600, minWidth: 0 }} noWrap title={row.action}>
                 {ltr(row.action)}
               </Typography>
               <OutcomeChip outcome={row.outcome} />
             </Box>
-            <Typography variant="caption" color="text.secondary" component="div" noWrap>
+            {/* A long email is cut on a phone: the title holds the line whole. */}
+            <Typography
+              variant="caption"
+              color="text.secondary"
+              component="div"
+              noWrap
+              title={`${formatAuditTime(row.at)} · ${row.actor ?? ''}`}
+            >
               {formatAuditTime(row.at)} · {ltr(row.actor)}
             </Typography>
           </Box>
