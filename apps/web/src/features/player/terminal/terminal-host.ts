@@ -20,6 +20,8 @@ export class TerminalHost implements TerminalSink {
   private observer: ResizeObserver | null = null;
   private element: HTMLElement | null = null;
   private readonly onWindowResize = () => this.fitFont();
+  /** The font by height for one room and size (fontByHeight). */
+  private heightFit: { key: string; font: number } | undefined;
 
   constructor(
     cols: number,
@@ -93,7 +95,16 @@ export class TerminalHost implements TerminalSink {
     const top = this.element.getBoundingClientRect().top + window.scrollY;
     const room = window.innerHeight - top - this.reserveBelow;
     if (height <= 0 || room <= 0) return MAX_FONT;
-    return Math.floor(((current * room) / height) * 2) / 2;
+    // Computed once for a given room and size, then only ever lowered: a row's height is whole
+    // pixels, so the proportion gave two fonts in turn, each resize observed starting the next,
+    // and the controls below never stood still (a click on them timed out).
+    const key = `${Math.round(room)}|${this.terminal.cols}x${this.terminal.rows}`;
+    if (this.heightFit?.key !== key) {
+      this.heightFit = { key, font: Math.floor(((current * room) / height) * 2) / 2 };
+    } else if (height > room + 1 && current <= this.heightFit.font) {
+      this.heightFit.font = current - 0.5;
+    }
+    return this.heightFit.font;
   }
 
   private fitFont(): void {
