@@ -9,7 +9,7 @@ import {
   type RecordVideo,
   ServerToAgent,
 } from '@gatehouse/contracts';
-import { type MuxLink, type MuxStream, decodeData, encodeData, maskOptions, noDelay } from '@gatehouse/tunnel';
+import { type MuxLink, type MuxStream, decodeData, encodeData, noDelay } from '@gatehouse/tunnel';
 import type net from 'node:net';
 import WebSocket from 'ws';
 import type { Log } from './log.js';
@@ -103,8 +103,6 @@ export class AgentConnection {
         headers: { [AGENT_ID_HEADER]: this.identity.id, [AGENT_CREDENTIAL_HEADER]: this.identity.credential },
         handshakeTimeout: 15_000,
         maxPayload: 2 * 1024 * 1024,
-        // Unmasked frames over TLS and loopback: masking was most of the relay's CPU (issue 19).
-        ...maskOptions(url),
       });
       let watchdog: NodeJS.Timeout | undefined;
       const alive = () => {

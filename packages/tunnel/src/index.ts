@@ -2,4 +2,3 @@ export * from './frames.js';
 export * from './mux-stream.js';
 export * from './ws-duplex.js';
 export * from './no-delay.js';
-export * from './ws-mask.js';

@@ -95,7 +95,10 @@ describe('a live watcher that stops reading during an output flood', () => {
       async () => reader.state.bytes,
       (n) => n >= expected,
       30_000,
-    );
+    ).catch((error: Error) => {
+      const { bytes, gaps, dropped } = reader.state;
+      throw new Error(`${error.message}; the reader: ${JSON.stringify({ bytes, expected, gaps, dropped })}`);
+    });
     const top = peak.stop();
     const delays = await keys.stop();
     // When the server dropped the laggard (it logs it), and how far the laggard had got.
