@@ -89,6 +89,8 @@ export function UserMenu({ trigger = 'header' }: { trigger?: UserMenuTrigger }) 
           <Typography
             component="span"
             noWrap
+            // A long name or email is cut: the title holds it whole.
+            title={displayName}
             sx={{ display: { xs: 'none', md: 'block' }, maxWidth: 180, fontWeight: 500, fontSize: '0.9rem' }}
           >
             {displayName}

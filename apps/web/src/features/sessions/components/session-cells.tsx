@@ -75,9 +75,11 @@ export function DurationText({ row }: { row: Pick<SessionRow, 'started_on' | 'en
   const { i18n } = useTranslation();
   const live = isLive(row);
   const now = useNow(live);
+  const text = formatDuration(durationOf(row, now), i18n.language, live);
+  // A long one ('+1 hr 19 min 37 sec') is cut by the column at 1440 px: the title holds it whole.
   return (
-    <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-      {formatDuration(durationOf(row, now), i18n.language, live)}
+    <Box component="span" title={text} sx={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+      {text}
     </Box>
   );
 }
