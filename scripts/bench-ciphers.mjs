@@ -8,9 +8,9 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { freePort, makeSshKeys, sleep, startSshd } from './bench-ssh-setup.mjs';
 
 const MIB = Number(process.env.BENCH_CIPHER_MIB ?? 128);
 const ROUNDS = Number(process.env.BENCH_CIPHER_ROUNDS ?? 3);
@@ -22,22 +22,12 @@ const CIPHERS = [
   'aes256-ctr',
 ];
 const require = createRequire(import.meta.url);
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const load = () =>
   os
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
-
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 if (process.argv[2] === '--child') {
   // One process, one mode: `js` refuses the add-on before ssh2 loads, as on a machine that cannot build it.
@@ -213,27 +203,9 @@ if (process.argv[2] === '--gateway') {
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-benchciphers-'));
 let sshd;
 try {
-  for (const name of ['host_key', 'user_key'])
-    execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(tmp, name)]);
-  fs.writeFileSync(path.join(tmp, 'authorized_keys'), fs.readFileSync(path.join(tmp, 'user_key.pub')), { mode: 0o600 });
+  makeSshKeys(tmp);
   const sshdPort = await freePort();
-  fs.mkdirSync('/run/sshd', { recursive: true });
-  fs.writeFileSync(
-    path.join(tmp, 'sshd_config'),
-    [
-      `Port ${sshdPort}`,
-      'ListenAddress 127.0.0.1',
-      `HostKey ${tmp}/host_key`,
-      `PidFile ${tmp}/sshd.pid`,
-      `AuthorizedKeysFile ${tmp}/authorized_keys`,
-      'PasswordAuthentication no',
-      'PermitRootLogin prohibit-password',
-      'StrictModes no',
-      'UsePAM no',
-      'LogLevel QUIET',
-    ].join('\n'),
-  );
-  sshd = spawn('/usr/sbin/sshd', ['-D', '-f', path.join(tmp, 'sshd_config')], { stdio: 'ignore' });
+  sshd = startSshd(tmp, sshdPort);
   await sleep(500);
   console.log(`ssh2 ciphers, ${MIB} MiB of text per transfer, ${ROUNDS} rounds js/native alternating; load ${load()}`);
   const runs = { js: [], native: [] };

@@ -21,6 +21,7 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { ADMIN, startBenchServer } from './bench-server.mjs';
 import { killGroup, spawnGroup, startRdpHost, startXvfb } from './rdp-host.mjs';
+import { apiCaller, startAgent } from './bench-ssh-setup.mjs';
 
 const args = process.argv.slice(2);
 
@@ -290,45 +291,26 @@ async function run({ SESSIONS, LATENCY_AT, KEYS, SECONDS, tmp, cleanups }) {
     lines.once('line', (line) => resolve(JSON.parse(line)));
     serverChild.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
   });
-  const call = async (method, route, token, body) => {
-    const res = await fetch(`${url}${route}`, {
-      method,
-      headers: {
-        ...(token ? { 'authentication-token': token } : {}),
-        ...(body ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : {};
-  };
+  const call = apiCaller(url, { strict: true });
 
   // A real agent enrolled with a registration key, the host's port allowed, an rdp definition
   // admitting the administrator.
   const token = (await call('POST', '/api/login', undefined, ADMIN)).response.user.authentication_token;
   const { key } = await call('POST', '/api/apikey', token, { description: 'bench-desktop', uses: 1 });
-  const agent = spawnGroup(
-    process.execPath,
-    [
-      'apps/agent/dist/cli.js',
-      '--server',
-      url,
-      '--key',
-      key,
-      '--state-dir',
-      path.join(tmp, 'agent'),
-      '--hostname',
-      'bench-desktop',
-    ],
-    { stdio: 'ignore' },
-  );
-  cleanups.push(() => killGroup(agent));
-  let agentId;
-  for (const started = Date.now(); !agentId; await sleep(200)) {
-    if (Date.now() - started > 30_000) throw new Error('the agent did not connect within 30 s');
-    agentId = (await call('GET', '/api/agent', token)).agents.find((a) => a.connected)?.id;
-  }
+  const { agent, agentId } = await startAgent({
+    url,
+    key,
+    tmp,
+    hostname: 'bench-desktop',
+    call,
+    token,
+    // In its own process group, killed with the run even when it never connects.
+    spawnFn: (...args) => {
+      const child = spawnGroup(...args);
+      cleanups.push(() => killGroup(child));
+      return child;
+    },
+  });
   await call('POST', `/api/agent/${agentId}/config`, token, { whitelist: [host.port] });
   const definition = (
     await call('POST', '/api/tunneldefinition/rdp', token, { name: 'bench desktop', host_id: agentId, port: host.port })

@@ -8,10 +8,19 @@
 // add-on: `node --import ./scripts/ssh2-without-native.mjs scripts/bench-gateway.mjs`.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { ADMIN, startBenchServer } from './bench-server.mjs';
+import {
+  freePort,
+  grantSshTarget,
+  makeSshKeys,
+  raiseSshLimits,
+  sleep,
+  sshClientArgs,
+  startAgent,
+  startSshd,
+} from './bench-ssh-setup.mjs';
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
 import { createRequire } from 'node:module';
 
@@ -32,51 +41,16 @@ const PARTS = new Set(
   (only >= 0 ? process.argv[only + 1] : (process.env.BENCH_PARTS ?? 'bulk,echo,live,idle')).split(','),
 );
 const pct = (v, p) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-benchgw-'));
 
-async function freePort() {
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-// sshd on loopback, logins for the current user with keys from our authorized_keys file.
-execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(tmp, 'host_key')]);
-execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-f', path.join(tmp, 'user_key')]);
+// sshd on loopback, logins for the current user with keys from our authorized_keys file. The same
+// sshd twice: the target, and a plain OpenSSH jump host for `ssh -J` (the echo part's peer; OpenSSH
+// refuses a jump host that is its own destination).
+makeSshKeys(tmp);
 const sshdPort = await freePort();
-fs.mkdirSync('/run/sshd', { recursive: true });
-fs.writeFileSync(path.join(tmp, 'authorized_keys'), `${fs.readFileSync(path.join(tmp, 'user_key.pub'), 'utf8')}`, {
-  mode: 0o600,
-});
-// The same sshd twice: the target, and a plain OpenSSH jump host for `ssh -J` (the echo part's peer;
-// OpenSSH refuses a jump host that is its own destination).
 const jumpPort = await freePort();
-const startSshd = (port, name) => {
-  fs.writeFileSync(
-    path.join(tmp, `${name}_config`),
-    [
-      `Port ${port}`,
-      'ListenAddress 127.0.0.1',
-      `HostKey ${tmp}/host_key`,
-      `PidFile ${tmp}/${name}.pid`,
-      `AuthorizedKeysFile ${tmp}/authorized_keys`,
-      'PasswordAuthentication no',
-      'PermitRootLogin prohibit-password',
-      'StrictModes no',
-      'UsePAM no',
-      'MaxStartups 2000',
-      'MaxSessions 2000',
-      'LogLevel QUIET',
-    ].join('\n'),
-  );
-  return spawn('/usr/sbin/sshd', ['-D', '-f', path.join(tmp, `${name}_config`)], { stdio: 'ignore' });
-};
-const sshd = startSshd(sshdPort, 'sshd');
-const jumpSshd = startSshd(jumpPort, 'jump_sshd');
+const sshd = startSshd(tmp, sshdPort, { max: 2000 });
+const jumpSshd = startSshd(tmp, jumpPort, { name: 'jump_sshd', max: 2000 });
 await sleep(500);
 
 const dataDir = path.join(tmp, 'data');
@@ -86,67 +60,23 @@ const { key } = await call('POST', '/api/apikey', token, { description: 'bench' 
 // BENCH_AGENT_PROFILE=DIR: the agent writes a CPU profile there when the bench ends (run the bench
 // itself with `node --cpu-prof` for the server's; NODE_OPTIONS may not carry --cpu-prof).
 const agentProfile = process.env.BENCH_AGENT_PROFILE;
-const agent = spawn(
-  process.execPath,
-  [
-    ...(agentProfile ? ['--cpu-prof', '--cpu-prof-dir', agentProfile] : []),
-    'apps/agent/dist/cli.js',
-    '--server',
-    server.url,
-    '--key',
-    key,
-    '--state-dir',
-    path.join(tmp, 'agent'),
-    '--hostname',
-    'bench-host',
-  ],
-  { stdio: 'ignore' },
-);
-let agentId;
-while (!agentId) {
-  // An agent that gave up (its registration timed out on a loaded machine) ends the run, not a wait forever.
-  if (agent.exitCode !== null) throw new Error(`the agent exited (${agent.exitCode}) before it connected`);
-  await sleep(100);
-  agentId = (await call('GET', '/api/agent', token)).agents.find((a) => a.connected)?.id;
-}
-await call('POST', `/api/agent/${agentId}/config`, token, { whitelist: [sshdPort] });
-const login = os.userInfo().username;
-const def = (
-  await call('POST', '/api/tunneldefinition/ssh', token, {
-    name: 'bench',
-    host_id: agentId,
-    port: sshdPort,
-    ssh_login: login,
-  })
-).definition;
-fs.appendFileSync(path.join(tmp, 'authorized_keys'), `${def.public_key}\n`);
-await call('POST', '/api/user/me/ssh-keys', token, {
-  name: 'bench',
-  public_key: fs.readFileSync(path.join(tmp, 'user_key.pub'), 'utf8'),
+const { agent, agentId } = await startAgent({
+  url: server.url,
+  key,
+  tmp,
+  hostname: 'bench-host',
+  call,
+  token,
+  nodeArgs: agentProfile ? ['--cpu-prof', '--cpu-prof-dir', agentProfile] : [],
 });
-const me = (await call('GET', '/api/user', token)).users[0];
-await call('PUT', `/api/tunneldefinition/${def.id}/users`, token, { users: [me.id] });
-// The bench opens tens of sessions at once from one address, as automation does: no per-address cap
-// on connections still signing in (README, "Limits"), and room for all of them in total.
-const limits = { ssh_max_unauthenticated_per_address: 0, ssh_max_unauthenticated: 1000 };
-if ((await call('POST', '/api/settings', token, limits)).ssh_max_unauthenticated !== 1000)
-  throw new Error('the bench could not raise the SSH login limits');
+const { login, me } = await grantSshTarget({ call, token, agentId, sshdPort, tmp });
+// The bench opens tens of sessions at once from one address, as automation does.
+await raiseSshLimits(call, token, 1000);
 if (PARTS.has('live') || PARTS.has('idle')) await sleep(11_000); // the gateway reads them again within 10 s
 
 const viaGateway = ['-p', String(server.sshPort), `${ADMIN.email}@bench-host@127.0.0.1`];
 const direct = ['-p', String(sshdPort), `${login}@127.0.0.1`];
-const sshArgs = [
-  '-i',
-  path.join(tmp, 'user_key'),
-  '-o',
-  'StrictHostKeyChecking=no',
-  '-o',
-  'UserKnownHostsFile=/dev/null',
-  '-o',
-  'BatchMode=yes',
-  '-o',
-  'LogLevel=ERROR',
-];
+const sshArgs = sshClientArgs(tmp);
 // A config file as well: `ssh -J` hands its jump host only what a config file says, not `-i`.
 const config = path.join(tmp, 'ssh_config');
 fs.writeFileSync(

@@ -63,7 +63,17 @@ try {
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-agent-'));
   const agent = spawn(
     process.execPath,
-    ['apps/agent/dist/cli.js', '--server', server.url, '--key', key, '--state-dir', stateDir, '--hostname', 'bench-01'],
+    [
+      'apps/agent/dist/gatehouse-agent.mjs',
+      '--server',
+      server.url,
+      '--key',
+      key,
+      '--state-dir',
+      stateDir,
+      '--hostname',
+      'bench-01',
+    ],
     { stdio: 'ignore' },
   );
   let agentId;
