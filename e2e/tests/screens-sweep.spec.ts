@@ -24,7 +24,8 @@ const USERS = [
   ['admin', ACCOUNTS.admin, ['/account', '/audit/streaming']],
   // A bookmark from before: the dashboard's route sends a user who may not load it elsewhere, quietly.
   // A plain user of its own (role user only): the demo's grace.kim gets a new password in
-  // language-and-password.spec.ts, which runs before this one in the whole suite.
+  // language-and-password.spec.ts, which runs before this one in the whole suite. Its address is
+  // long (about 60 characters), as real ones are, so every place that shows it is checked whole.
   ['plain-user', null, ['/account', '/hostsDashboard']],
 ] as const;
 
@@ -181,7 +182,7 @@ for (const { locale, mode } of VARIANTS)
       test.setTimeout(120_000);
       const w = await watch(page);
       await page.setViewportSize(VIEWPORTS[0]);
-      await signIn(page, account ?? (await createUser(request, 'sw', 'Sam Sweep')));
+      await signIn(page, account ?? (await createUser(request, 'samantha.sweep-of-the-operations-team', 'Sam Sweep')));
       await page.evaluate((l) => localStorage.setItem('locale', l), locale);
       await page.goto(`/#/?theme_mode=${mode}`);
       await page.reload();

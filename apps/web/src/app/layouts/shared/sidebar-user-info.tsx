@@ -23,11 +23,18 @@ export function UserSummary({ user, compact = false }: { user: StoredUser; compa
       <UserAvatar name={user.name} email={user.email} photoURL={user.photoURL} size={compact ? 36 : 44} />
       {compact ? null : (
         <Box component="span" sx={{ display: 'block', minWidth: 0 }}>
-          <Typography noWrap component="span" sx={{ display: 'block', fontWeight: 600 }}>
+          {/* A long name or email is cut to the sidebar's width: the title holds it whole. */}
+          <Typography noWrap component="span" title={displayName} sx={{ display: 'block', fontWeight: 600 }}>
             {displayName}
           </Typography>
           {displayName !== user.email ? (
-            <Typography noWrap variant="caption" component="span" sx={{ display: 'block', color: 'text.secondary' }}>
+            <Typography
+              noWrap
+              variant="caption"
+              component="span"
+              title={user.email}
+              sx={{ display: 'block', color: 'text.secondary' }}
+            >
               {user.email}
             </Typography>
           ) : null}

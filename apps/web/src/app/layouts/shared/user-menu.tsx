@@ -113,10 +113,10 @@ export function UserMenu({ trigger = 'header' }: { trigger?: UserMenuTrigger }) 
         slotProps={{ list: { 'aria-label': t('userMenu.label') }, paper: { sx: { minWidth: 240, mt: 0.5 } } }}
       >
         <Box sx={{ px: 2, py: 1.25 }}>
-          <Typography sx={{ fontWeight: 600 }} noWrap>
+          <Typography sx={{ fontWeight: 600 }} noWrap title={displayName}>
             {displayName}
           </Typography>
-          <Typography variant="caption" sx={{ color: 'text.secondary' }} noWrap component="p">
+          <Typography variant="caption" sx={{ color: 'text.secondary' }} noWrap component="p" title={user.email}>
             {user.email}
           </Typography>
         </Box>
