@@ -68,6 +68,8 @@ test.describe('sessions', () => {
     await expect(cell(row, 'ended_on')).toHaveText('-');
     await expect(cell(row, 'tunnel')).toHaveText(gw.definition.name);
     await expect(row.getByRole('button', { name: /^Details of the session/ })).toBeInViewport({ ratio: 1 });
+    const detailsWhileLive = await row.getByRole('button', { name: /^Details of the session/ }).boundingBox();
+    const replayWhileLive = await row.getByRole('button', { name: /^Replay / }).boundingBox();
     // A live duration starts with '+' and ticks without a reload: one format, whole seconds.
     const duration = cell(row, 'duration');
     await expect(duration).toHaveText(/^\+(\d+ min|\d+ sec|\d+ min \d+ sec)$/);
@@ -107,6 +109,12 @@ test.describe('sessions', () => {
     await detail.getByRole('button', { name: 'Close' }).click();
     await expect(cell(row, 'status')).toHaveText('Finished');
     await expect(cell(row, 'duration')).toHaveText(/^(\d+ min|\d+ sec|\d+ min \d+ sec)$/);
+    // Finished, the row has no Watch live; its Replay and Details stay where a live row has them.
+    await expect(row.getByRole('button', { name: /^Watch / })).toHaveCount(0);
+    const detailsWhenFinished = await row.getByRole('button', { name: /^Details of the session/ }).boundingBox();
+    expect(detailsWhenFinished?.x).toBeCloseTo(detailsWhileLive?.x ?? NaN, 0);
+    const replayWhenFinished = await row.getByRole('button', { name: /^Replay / }).boundingBox();
+    expect(replayWhenFinished?.x).toBeCloseTo(replayWhileLive?.x ?? NaN, 0);
   });
 
   test('a finished session downloads as asciicast v2 and verifies intact', async ({ page }) => {

@@ -141,18 +141,24 @@ export function useSessionColumns(
         hideable: false,
         getActions: ({ row }) => {
           const who = { user: row.user.email, hostname: row.host.hostname };
-          const item = (action: SessionAction, label: string, icon: ReactElement) => (
+          // Every row has the same three slots, so each icon sits in the same place in every row:
+          // an action the row does not allow keeps its slot, disabled and hidden (the grid's arrow
+          // keys skip it, and it is out of the accessibility tree).
+          const item = (action: SessionAction, label: string, icon: ReactElement, allowed = true) => (
             <GridActionsCellItem
               key={action}
               icon={icon}
               label={label}
-              title={label}
+              title={allowed ? label : undefined}
+              disabled={!allowed}
+              aria-hidden={allowed ? undefined : true}
+              style={allowed ? undefined : { visibility: 'hidden' }}
               onClick={() => onAction(action, row)}
             />
           );
           return [
-            ...(canWatch(row) ? [item('watch', t('sessions.actions.watchRow', who), <VisibilityOutlined />)] : []),
-            ...(canReplay(row) ? [item('replay', t('sessions.actions.replayRow', who), <PlayArrowOutlined />)] : []),
+            item('watch', t('sessions.actions.watchRow', who), <VisibilityOutlined />, canWatch(row)),
+            item('replay', t('sessions.actions.replayRow', who), <PlayArrowOutlined />, canReplay(row)),
             item('details', t('sessions.actions.detailsRow', who), <InfoOutlined />),
           ];
         },
