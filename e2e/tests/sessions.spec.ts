@@ -67,6 +67,10 @@ test.describe('sessions', () => {
     await page.keyboard.press('Escape');
     await expect(cell(row, 'ended_on')).toHaveText('-');
     await expect(cell(row, 'tunnel')).toHaveText(gw.definition.name);
+    // The choice is kept in this browser for this user: it is there after a reload.
+    await page.reload();
+    await expect(cell(row, 'tunnel')).toHaveText(gw.definition.name);
+    await expect(cell(row, 'ended_on')).toHaveText('-');
     await expect(row.getByRole('button', { name: /^Details of the session/ })).toBeInViewport({ ratio: 1 });
     const detailsWhileLive = await row.getByRole('button', { name: /^Details of the session/ }).boundingBox();
     const replayWhileLive = await row.getByRole('button', { name: /^Replay / }).boundingBox();

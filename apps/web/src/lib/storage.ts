@@ -10,6 +10,8 @@ export const STORAGE_KEYS = {
   locale: 'locale',
   /** 'true' while the sidebar's security and server box is unfolded. */
   sidebarInfoOpen: 'sidebarInfoOpen',
+  /** The sessions grid's column choices, per user email and layout (features/sessions). */
+  sessionColumns: 'sessionColumns',
   /** 'true' runs the console against the in-browser mock API (spec §2.5, §9); anything else, the server. */
   useMockData: 'useMockData',
 } as const;

@@ -2,9 +2,11 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
 import { DataGrid } from '@mui/x-data-grid';
 import type { GridColumnVisibilityModel, GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { gridLocaleText } from '../../../components/data-table/grid-locale';
+import { STORAGE_KEYS, readJson, writeJson } from '../../../lib/storage';
+import { useSession } from '../../../lib/use-session';
 import type { SessionRow } from '../derive';
 import type { SessionAction } from './session-columns';
 import { useSessionColumns } from './session-columns';
@@ -46,6 +48,34 @@ const WIDE: GridColumnVisibilityModel = { kind: false, ended_on: false, tunnel: 
 /** A wide desktop: the end time too. */
 const WIDER: GridColumnVisibilityModel = { kind: false, tunnel: false, summary: false };
 
+type Layout = 'narrow' | 'wide' | 'wider';
+type Choices = Partial<Record<Layout, GridColumnVisibilityModel>>;
+const LAYOUTS: readonly Layout[] = ['narrow', 'wide', 'wider'];
+
+/** This user's saved column choices; anything else in storage (edited, older shapes) is ignored. */
+export function savedColumnChoices(email: string | undefined): Choices {
+  const all = email ? readJson<Record<string, unknown>>(STORAGE_KEYS.sessionColumns) : null;
+  const mine = all && typeof all === 'object' ? all[email!] : undefined;
+  const out: Choices = {};
+  if (!mine || typeof mine !== 'object') return out;
+  for (const layout of LAYOUTS) {
+    const model = (mine as Record<string, unknown>)[layout];
+    if (!model || typeof model !== 'object') continue;
+    const clean = Object.entries(model as Record<string, unknown>).filter(
+      (entry): entry is [string, boolean] => typeof entry[1] === 'boolean',
+    );
+    out[layout] = Object.fromEntries<boolean>(clean);
+  }
+  return out;
+}
+
+/** Saves this user's column choices in this browser, beside other users' (spec: nothing secret). */
+function saveColumnChoices(email: string | undefined, choices: Choices): void {
+  if (!email) return;
+  const all = readJson<Record<string, unknown>>(STORAGE_KEYS.sessionColumns);
+  writeJson(STORAGE_KEYS.sessionColumns, { ...(all && typeof all === 'object' ? all : {}), [email]: choices });
+}
+
 /**
  * The session list: keyset pages from the server (the count of all matches is not asked for, so
  * a page stays fast at a million sessions), sorted by the server. A click or Enter on a row opens
@@ -57,9 +87,19 @@ export function SessionsGrid(props: SessionsGridProps) {
   // Below lg the sidebar (or the phone's width) leaves too little for separate columns.
   const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('lg'));
   const wider = useMediaQuery((theme: Theme) => theme.breakpoints.up('xl'));
-  const layout = narrow ? 'narrow' : wider ? 'wider' : 'wide';
-  // Columns the user showed or hid in the Columns panel, per layout, over its defaults.
-  const [chosen, setChosen] = useState<Record<string, GridColumnVisibilityModel>>({});
+  const layout: Layout = narrow ? 'narrow' : wider ? 'wider' : 'wide';
+  // Columns the user showed or hid in the Columns panel, per layout, over its defaults; kept in
+  // this browser for the signed-in user, so they are there on the next visit.
+  const email = useSession().user?.email;
+  const [chosen, setChosen] = useState<Choices>(() => savedColumnChoices(email));
+  const choose = useCallback(
+    (model: GridColumnVisibilityModel) => {
+      const next = { ...chosen, [layout]: model };
+      setChosen(next);
+      saveColumnChoices(email, next);
+    },
+    [chosen, email, layout],
+  );
   const visibility = useMemo(
     () => ({ ...(narrow ? NARROW : wider ? WIDER : WIDE), ...chosen[layout] }),
     [narrow, wider, layout, chosen],
@@ -95,7 +135,7 @@ export function SessionsGrid(props: SessionsGridProps) {
       sortModel={props.sort}
       onSortModelChange={props.onSortChange}
       columnVisibilityModel={visibility}
-      onColumnVisibilityModelChange={(model) => setChosen((all) => ({ ...all, [layout]: model }))}
+      onColumnVisibilityModelChange={choose}
       // The Columns panel on a desktop, offering the desktop's columns (not the phone's summary or the actions).
       showToolbar={!narrow}
       slotProps={{
