@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AgentProcess, eventually, startAgent } from '../test/agent-process.js';
-import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
+import { eventually } from '../test/agent-process.js';
+import { DATABASES, type TestServer } from '../test/harness.js';
 import { type XDisplay, missingPrograms, near, samplePixel, startXDisplay } from '../test/x-display.js';
-import { XRDP_HOST_PROGRAMS, type XrdpHost, type XrdpUser, startXrdpHost } from '../test/xrdp-host.js';
+import { XRDP_HOST_PROGRAMS, type XrdpHost, type XrdpUser } from '../test/xrdp-host.js';
+import { type XrdpGateway, startXrdpGateway } from '../test/xrdp-gateway.js';
 import { openDesktop } from '../test/desktop-rig.js';
 import { ffprobe, startTunnel } from './video-fixtures.js';
 import type { SignedVideoManifest } from './chain.js';
@@ -58,10 +59,10 @@ interface Person {
  * under an Xvfb of their own, logging in as their own host user.
  */
 describe.skipIf(skip).each(DATABASES)('an xrdp host through the gateway on %s', (kind) => {
+  let gateway: XrdpGateway;
   let server: TestServer;
   let admin: string;
   let host: XrdpHost;
-  let agent: AgentProcess;
   let definitionId: string;
   const people: Person[] = [];
   const children: ChildProcess[] = [];
@@ -87,8 +88,7 @@ describe.skipIf(skip).each(DATABASES)('an xrdp host through the gateway on %s', 
     fs.writeFileSync(file, Buffer.from(await res.arrayBuffer()));
     return file;
   };
-  const diagnose = (error: Error) =>
-    Promise.reject(new Error(`${error.message}\nagent: ${agent.output().slice(-3000)}\n${host.logs()}`));
+  const diagnose = (error: Error) => gateway.diagnose(error);
 
   /**
    * One login of a person's xfreerdp, as their own host user, through their tunnel: until its
@@ -160,59 +160,20 @@ describe.skipIf(skip).each(DATABASES)('an xrdp host through the gateway on %s', 
 
   beforeAll(async () => {
     if (why) throw new Error(`this test cannot run: ${why}`);
-    host = await startXrdpHost([...COLOURS]);
-    server = await startTestServer(kind);
-    admin = await server.login();
-    const key = (
-      await server.call<{ key: string }>('POST', '/api/apikey', { token: admin, body: { description: 'x', uses: 1 } })
-    ).body.key;
-    // As an administrator installs it on an xrdp host: root, no --capture-source, no display.
-    agent = startAgent({ server: server.url, key, hostname: 'xrdp-host-01', env: { DISPLAY: '', XAUTHORITY: '' } });
-    const agents = await eventually(
-      async () =>
-        (
-          await server.call<{ agents: { id: string; hostname: string; connected: boolean }[] }>('GET', '/api/agent', {
-            token: admin,
-          })
-        ).body.agents,
-      (a) => a.some((x) => x.connected && x.hostname === 'xrdp-host-01'),
-      30_000,
-    );
-    const agentId = agents.find((a) => a.hostname === 'xrdp-host-01')!.id;
-    await server.call('POST', `/api/agent/${agentId}/config`, {
-      token: admin,
-      body: { whitelist: [host.port], recording_enabled: true, recording_fps: 5, recording_scale: 0.5 },
-    });
-    await eventually(
-      async () => fs.readFileSync(path.join(agent.stateDir, 'config.json'), 'utf8'),
-      (text) => text.includes(String(host.port)),
-    );
-    const definition = (
-      await server.call<{ definition: { id: string; unfilmed_rdp: string } }>('POST', '/api/tunneldefinition/rdp', {
-        token: admin,
-        body: { name: 'xrdp desk', host_id: agentId, port: host.port },
-      })
-    ).body.definition;
+    gateway = await startXrdpGateway(kind, [...COLOURS]);
+    ({ server, admin, host } = gateway);
     // The default: an RDP session that cannot be filmed is refused.
-    expect(definition.unfilmed_rdp).toBe('refuse');
-    definitionId = definition.id;
-    const ids: string[] = [];
-    // The last host user is the browser's (its Gatehouse user is made by its own test).
+    expect(gateway.definition.unfilmed_rdp).toBe('refuse');
+    definitionId = gateway.definition.id;
+    // The last host user is the browser's.
     for (const [i, hostUser] of host.users.slice(0, 2).entries()) {
       const email = `person${i}@example.test`;
       const password = `person-${i}-password`;
-      await server.createUser(email, password);
-      const users = await server.call<{ users: { id: string; email: string }[] }>('GET', '/api/user', {
-        token: admin,
-      });
-      ids.push(users.body.users.find((u) => u.email === email)!.id);
+      await gateway.addUser(email, password);
       const screen = await startXDisplay({ width: 800, height: 600 });
       people.push({ email, password, host: hostUser, screen, tunnelPort: 0 });
     }
-    await server.createUser('browser@example.test', 'browser-password');
-    const all = await server.call<{ users: { id: string; email: string }[] }>('GET', '/api/user', { token: admin });
-    ids.push(all.body.users.find((u) => u.email === 'browser@example.test')!.id);
-    await server.call('PUT', `/api/tunneldefinition/${definition.id}/users`, { token: admin, body: { users: ids } });
+    await gateway.addUser('browser@example.test', 'browser-password');
     for (const person of people) {
       const tunnel = await startTunnel([
         'xrdp desk',
@@ -232,10 +193,8 @@ describe.skipIf(skip).each(DATABASES)('an xrdp host through the gateway on %s', 
 
   afterAll(async () => {
     for (const child of children) child.kill('SIGKILL');
-    agent?.child.kill('SIGKILL');
-    await server?.stop();
     for (const person of people) person.screen.stop();
-    await host?.stop();
+    await gateway?.stop();
     fs.rmSync(tmp, { recursive: true, force: true });
   }, 60_000);
 

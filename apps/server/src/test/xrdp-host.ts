@@ -50,6 +50,11 @@ export interface XrdpHost {
   displays(): string[];
   /** The uid of the X server of a display (':N'), from /proc, or undefined. */
   xServerUid(display: string): number | undefined;
+  /**
+   * A user's xrdp session as a program in it sees it: DISPLAY and XAUTHORITY of the session's X
+   * server (its -auth file, relative to its working folder), or undefined while it has none.
+   */
+  sessionOf(user: XrdpUser): { display: string; env: NodeJS.ProcessEnv } | undefined;
   /** The pids of processes running as a uid. */
   processesOf(uid: number): number[];
   /** xrdp's and sesman's logs, for failure messages. */
@@ -118,6 +123,24 @@ export async function startXrdpHost(colours: string[]): Promise<XrdpHost> {
         try {
           const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
           if (/Xorg|Xvnc/.test(argv[0] ?? '') && argv.includes(display)) return uidOf(pid);
+        } catch {
+          // gone already
+        }
+      }
+      return undefined;
+    },
+    sessionOf(user) {
+      for (const pid of pids()) {
+        if (uidOf(pid) !== user.uid) continue;
+        try {
+          const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+          if (!/Xorg|Xvnc/.test(argv[0] ?? '')) continue;
+          const display = argv.find((a) => /^:\d+$/.test(a));
+          const auth = argv[argv.indexOf('-auth') + 1];
+          if (!display || !argv.includes('-auth') || !auth) continue;
+          const xauthority = path.resolve(fs.readlinkSync(`/proc/${pid}/cwd`), auth);
+          const env = { PATH: process.env.PATH, HOME: `/home/${user.name}`, DISPLAY: display, XAUTHORITY: xauthority };
+          return { display, env };
         } catch {
           // gone already
         }
