@@ -96,7 +96,11 @@ export class DesktopConnection {
       rfb.resizeSession = false;
       rfb.focusOnClick = true;
       rfb.background = 'transparent';
-      rfb.addEventListener('clipboard', (clip) => this.set({ clipboard: clip.detail.text }));
+      // x11vnc sends an empty text about 15 s in when nothing owns the desktop's selection: that is
+      // no copy, and must not show as a new clipboard.
+      rfb.addEventListener('clipboard', (clip) => {
+        if (clip.detail.text !== '') this.set({ clipboard: clip.detail.text });
+      });
       this.rfb = rfb;
       this.set({
         phase: 'connected',
