@@ -150,9 +150,26 @@ export function useSessionColumns(
               onClick={() => onAction(action, row)}
             />
           );
+          // Every row has the three slots, an absent action's kept empty (disabled, so the arrow
+          // keys skip it; hidden, so it is neither seen nor read): each icon stands in the same
+          // place in a live row and a finished one.
+          const slot = (action: SessionAction) => (
+            <GridActionsCellItem
+              key={action}
+              icon={<VisibilityOutlined />}
+              label=""
+              disabled
+              aria-hidden
+              tabIndex={-1}
+              data-empty-slot={action}
+              style={{ visibility: 'hidden' }}
+            />
+          );
           return [
-            ...(canWatch(row) ? [item('watch', t('sessions.actions.watchRow', who), <VisibilityOutlined />)] : []),
-            ...(canReplay(row) ? [item('replay', t('sessions.actions.replayRow', who), <PlayArrowOutlined />)] : []),
+            canWatch(row) ? item('watch', t('sessions.actions.watchRow', who), <VisibilityOutlined />) : slot('watch'),
+            canReplay(row)
+              ? item('replay', t('sessions.actions.replayRow', who), <PlayArrowOutlined />)
+              : slot('replay'),
             item('details', t('sessions.actions.detailsRow', who), <InfoOutlined />),
           ];
         },
