@@ -61,16 +61,24 @@ test.describe('sessions', () => {
     expect(actions && area && actions.x + actions.width).toBeLessThanOrEqual((area?.x ?? 0) + (area?.width ?? 0));
     expect((actions?.x ?? 0) + (actions?.width ?? 0)).toBeLessThanOrEqual(1440);
     // End and tunnel are in the Columns panel: shown, they take their place and the actions stay in view.
-    await page.getByRole('button', { name: 'Columns' }).click();
+    await page.getByRole('button', { name: 'Select columns' }).click();
     await page.getByRole('checkbox', { name: 'Tunnel' }).check();
     await page.getByRole('checkbox', { name: 'Ended' }).check();
     await page.keyboard.press('Escape');
     await expect(cell(row, 'ended_on')).toHaveText('-');
     await expect(cell(row, 'tunnel')).toHaveText(gw.definition.name);
-    // The choice is kept in this browser for this user: it is there after a reload.
+    // The choice is saved in this browser for this user: a reload keeps it; Reset columns forgets it.
     await page.reload();
     await expect(cell(row, 'tunnel')).toHaveText(gw.definition.name);
-    await expect(cell(row, 'ended_on')).toHaveText('-');
+    await page.getByRole('button', { name: 'Reset columns' }).click();
+    await expect(cell(row, 'tunnel')).toHaveCount(0);
+    await page.reload();
+    await expect(cell(row, 'tunnel')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Select columns' }).click();
+    await page.getByRole('checkbox', { name: 'Tunnel' }).check();
+    await page.getByRole('checkbox', { name: 'Ended' }).check();
+    await page.keyboard.press('Escape');
+    await expect(cell(row, 'tunnel')).toHaveText(gw.definition.name);
     await expect(row.getByRole('button', { name: /^Details of the session/ })).toBeInViewport({ ratio: 1 });
     const detailsWhileLive = await row.getByRole('button', { name: /^Details of the session/ }).boundingBox();
     const replayWhileLive = await row.getByRole('button', { name: /^Replay / }).boundingBox();

@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatClock, formatDuration } from './format';
+import { setDateLocale, formatDateTime } from './dates';
+import { formatBytes, formatClock, formatCount, formatDuration } from './format';
 
 const DAY = 86_400_000;
 const t = i18next.createInstance();
@@ -56,9 +57,9 @@ describe('formatDuration: the one duration format', () => {
     const arabic = formatDuration(72_000, 'ar');
     expect(arabic).not.toMatch(/[a-z]/i);
     expect(arabic).toBe(
-      new Intl.ListFormat('ar', { style: 'narrow', type: 'unit' }).format([
-        new Intl.NumberFormat('ar', { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(1),
-        new Intl.NumberFormat('ar', { style: 'unit', unit: 'second', unitDisplay: 'short' }).format(12),
+      new Intl.ListFormat('ar-u-nu-latn', { style: 'narrow', type: 'unit' }).format([
+        new Intl.NumberFormat('ar-u-nu-latn', { style: 'unit', unit: 'minute', unitDisplay: 'short' }).format(1),
+        new Intl.NumberFormat('ar-u-nu-latn', { style: 'unit', unit: 'second', unitDisplay: 'short' }).format(12),
       ]),
     );
     expect(formatDuration(3_723_000, 'fr').replace(/\s/g, ' ')).toBe('1 h 2 min 3 s');
@@ -76,7 +77,7 @@ describe('formatBytes: binary units, localised', () => {
   });
   it('gives Arabic its own unit names and digits', () => {
     const text = formatBytes(759, t.getFixedT('ar'), 'ar');
-    expect(text).toBe(`${new Intl.NumberFormat('ar').format(759)} بايت`);
+    expect(text).toBe('759 بايت');
     expect(text).not.toMatch(/byte/);
   });
 });
@@ -85,5 +86,27 @@ describe('formatClock', () => {
   it('shows a moment as m:ss or h:mm:ss', () => {
     expect(formatClock(75.9)).toBe('1:15');
     expect(formatClock(3725)).toBe('1:02:05');
+  });
+});
+
+describe('Arabic shows Latin digits everywhere (docs/ARCHITECTURE.md, Digits)', () => {
+  const arabicIndic = /[\u0660-\u0669\u06f0-\u06f9]/;
+  it('in durations, sizes, counts and dates alike', () => {
+    const ar = t.getFixedT('ar');
+    setDateLocale('ar');
+    try {
+      const texts = [
+        formatDuration(3_723_000, 'ar'),
+        formatBytes(1536, ar, 'ar'),
+        formatCount(12345, 'ar'),
+        formatDateTime('2026-04-05T15:04:00Z'),
+      ];
+      for (const text of texts) {
+        expect(text).toMatch(/[0-9]/);
+        expect(text).not.toMatch(arabicIndic);
+      }
+    } finally {
+      setDateLocale('en');
+    }
   });
 });

@@ -1,5 +1,21 @@
 import type { TFunction } from 'i18next';
 
+/**
+ * The locale every number, duration, size and date of the console is formatted in: the language
+ * with Latin digits (0-9) always, Arabic included. A deliberate choice (docs/ARCHITECTURE.md,
+ * "Digits"): many Arabic products show Latin digits, engines disagree on 'ar' (Chromium gives
+ * Latin digits, others Arabic-Indic ones), and dayjs's 'ar' dates are Latin, so asking for 'latn'
+ * keeps durations, sizes, counts and dates alike in every browser.
+ */
+export function intlLocale(language: string): string {
+  return `${language}-u-nu-latn`;
+}
+
+/** A count in the console language, grouped ("12,345"), Latin digits (see intlLocale). */
+export function formatCount(value: number, language: string): string {
+  return new Intl.NumberFormat(intlLocale(language)).format(value);
+}
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -13,7 +29,7 @@ const DURATION_UNITS = [
 
 /**
  * A length of time in the language's short units, whole seconds, largest unit first:
- * "1 hr 12 min 5 sec", "17 sec", in Arabic "١ س و١٢ د و٥ ث". The one duration format of the
+ * "1 hr 12 min 5 sec", "17 sec", in Arabic "1 س و12 د و5 ث" (Latin digits, see intlLocale). The one duration format of the
  * console (sessions, detail, player, search, dashboard): every screen that shows a length of time
  * calls this. `running` marks a length still growing (a live session) with a leading '+'.
  * Days are the largest unit: months and years of 30 and 365 days read as precise when they are not.
@@ -28,20 +44,20 @@ export function formatDuration(ms: number, language: string, running = false): s
   }
   // Seconds show when there are some, or nothing else: "2 hr", not "2 hr 0 sec"; "0 sec" alone.
   if (rest > 0 || parts.length === 0) parts.push(unitText(rest / SECOND, 'second', language));
-  const text = new Intl.ListFormat(language, { style: 'narrow', type: 'unit' }).format(parts);
+  const text = new Intl.ListFormat(intlLocale(language), { style: 'narrow', type: 'unit' }).format(parts);
   return running ? `+${text}` : text;
 }
 
 function unitText(value: number, unit: 'day' | 'hour' | 'minute' | 'second', language: string): string {
-  return new Intl.NumberFormat(language, { style: 'unit', unit, unitDisplay: 'short' }).format(value);
+  return new Intl.NumberFormat(intlLocale(language), { style: 'unit', unit, unitDisplay: 'short' }).format(value);
 }
 
 /** The binary units a size is shown in (Intl has none of them: their names are messages). */
 export const BYTE_UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB'] as const;
 
 /**
- * A size in bytes with a binary unit, the number in the language's digits: "759 B", "1.5 KiB",
- * "3.2 MiB" (in Arabic "٧٥٩ بايت"). The one size format of the console: every screen that shows
+ * A size in bytes with a binary unit, Latin digits (see intlLocale): "759 B", "1.5 KiB",
+ * "3.2 MiB" (in Arabic "759 بايت"). The one size format of the console: every screen that shows
  * a size calls this. `t` gives the unit's name in the console language (units.bytes.*).
  */
 export function formatBytes(bytes: number, t: TFunction, language: string): string {
@@ -51,7 +67,9 @@ export function formatBytes(bytes: number, t: TFunction, language: string): stri
     value /= 1024;
     unit += 1;
   }
-  const number = new Intl.NumberFormat(language, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value);
+  const number = new Intl.NumberFormat(intlLocale(language), { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(
+    value,
+  );
   return t(`units.bytes.${BYTE_UNITS[unit] ?? 'B'}`, { value: number });
 }
 

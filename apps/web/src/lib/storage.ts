@@ -10,10 +10,10 @@ export const STORAGE_KEYS = {
   locale: 'locale',
   /** 'true' while the sidebar's security and server box is unfolded. */
   sidebarInfoOpen: 'sidebarInfoOpen',
-  /** The sessions grid's column choices, per user email and layout (features/sessions). */
-  sessionColumns: 'sessionColumns',
   /** 'true' runs the console against the in-browser mock API (spec §2.5, §9); anything else, the server. */
   useMockData: 'useMockData',
+  /** The sessions grid's column choices (Columns panel), per layout; kept per user (see userKey). */
+  sessionColumns: 'sessionColumns',
 } as const;
 
 /** One of the localStorage keys the console owns. */
@@ -52,6 +52,39 @@ export function readJson<T>(key: StorageKey): T | null {
 /** Serialises and writes a JSON value. */
 export function writeJson(key: StorageKey, value: unknown): void {
   writeString(key, JSON.stringify(value));
+}
+
+/**
+ * A key kept per signed-in user ("sessionColumns:42"): one browser shared by two administrators
+ * gives each their own choices. Read and written with readUserJson and writeUserJson.
+ */
+function userKey(key: StorageKey, userId: number | string): string {
+  return `${key}:${String(userId)}`;
+}
+
+/** Reads and parses a user's JSON value, or null when absent, unreadable or storage is unavailable. */
+export function readUserJson<T>(key: StorageKey, userId: number | string): T | null {
+  const raw = store()?.getItem(userKey(key, userId)) ?? null;
+  if (raw === null) return null;
+  try {
+    return JSON.parse(raw) as T;
+  } catch {
+    return null;
+  }
+}
+
+/** Serialises and writes a user's JSON value (quietly nothing when storage is full or blocked). */
+export function writeUserJson(key: StorageKey, userId: number | string, value: unknown): void {
+  try {
+    store()?.setItem(userKey(key, userId), JSON.stringify(value));
+  } catch {
+    // A full or blocked storage keeps the choice for this page only.
+  }
+}
+
+/** Removes a user's key. */
+export function removeUserKey(key: StorageKey, userId: number | string): void {
+  store()?.removeItem(userKey(key, userId));
 }
 
 /** Removes a key. */

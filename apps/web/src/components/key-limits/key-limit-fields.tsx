@@ -7,6 +7,7 @@ import { formatDateTime } from '../../lib/dates';
 import { useNow } from '../../lib/use-now';
 import type { KeyLimitsErrors, KeyLimitsForm, ValidityUnit } from './key-limits';
 import { maxValidFor, parseKeyLimits } from './key-limits';
+import { intlLocale } from '../../lib/format';
 
 /** Props of the limit fields: the typed values, and the problems to show (after a submit or blur). */
 export interface KeyLimitFieldsProps {
@@ -28,7 +29,7 @@ export function KeyLimitFields({ value, onChange, errors, size = 'medium' }: Key
     'limits' in parsed
       ? formatDateTime(new Date(now + parsed.limits.expires_in_hours * 3_600_000).toISOString())
       : null;
-  const maxUses = REGISTRATION_KEY_LIMITS.maxUses.toLocaleString(i18n.language);
+  const maxUses = REGISTRATION_KEY_LIMITS.maxUses.toLocaleString(intlLocale(i18n.language));
   return (
     <Box sx={{ display: 'flex', gap: 1.5, flexWrap: 'wrap', alignItems: 'flex-start' }}>
       <TextField
@@ -40,7 +41,7 @@ export function KeyLimitFields({ value, onChange, errors, size = 'medium' }: Key
         error={errors.validFor !== undefined}
         helperText={
           errors.validFor
-            ? t(errors.validFor, { max: maxValidFor(value.unit).toLocaleString(i18n.language) })
+            ? t(errors.validFor, { max: maxValidFor(value.unit).toLocaleString(intlLocale(i18n.language)) })
             : until
               ? t('keyLimits.until', { date: until })
               : ' '

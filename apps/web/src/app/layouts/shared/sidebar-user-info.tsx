@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { UserAvatar } from '../../../components/user-avatar';
 import type { StoredUser } from '../../../lib/session';
 import { useSession } from '../../../lib/use-session';
+import { EllipsisText } from '../../../components/ellipsis-text';
 
 /** The display name: the name when set, otherwise the email (spec §2.5). */
 export function displayNameOf(user: Pick<StoredUser, 'name' | 'email'>): string {
@@ -23,20 +24,14 @@ export function UserSummary({ user, compact = false }: { user: StoredUser; compa
       <UserAvatar name={user.name} email={user.email} photoURL={user.photoURL} size={compact ? 36 : 44} />
       {compact ? null : (
         <Box component="span" sx={{ display: 'block', minWidth: 0 }}>
-          {/* A long name or email is cut to the sidebar's width: the title holds it whole. */}
-          <Typography noWrap component="span" title={displayName} sx={{ display: 'block', fontWeight: 600 }}>
-            {displayName}
-          </Typography>
+          <EllipsisText text={displayName} variant="body1" sx={{ display: 'block', fontWeight: 600 }} />
           {displayName !== user.email ? (
-            <Typography
-              noWrap
+            <EllipsisText
+              text={user.email}
+              ltr
               variant="caption"
-              component="span"
-              title={user.email}
-              sx={{ display: 'block', color: 'text.secondary' }}
-            >
-              {user.email}
-            </Typography>
+              sx={{ display: 'block', color: 'text.secondary', textAlign: 'start' }}
+            />
           ) : null}
           <Typography
             noWrap

@@ -1,10 +1,11 @@
 import dayjs from 'dayjs';
 import { parseServerTime } from '../../../lib/dates';
 import type { BucketUnit } from './ranges';
+import { intlLocale } from '../../../lib/format';
 
-/** A count in the console language's digits and grouping (Arabic-Indic digits in Arabic). */
+/** A count in the console language's grouping, Latin digits (lib/format's intlLocale). */
 export function formatCount(value: number, language: string): string {
-  return new Intl.NumberFormat(language).format(value);
+  return new Intl.NumberFormat(intlLocale(language)).format(value);
 }
 
 /**
@@ -19,7 +20,7 @@ export function formatBucketTick(start: string, unit: BucketUnit, language: stri
       : withYear
         ? { day: 'numeric', month: 'short', year: '2-digit' }
         : { day: 'numeric', month: 'short' };
-  return new Intl.DateTimeFormat(language, options).format(date);
+  return new Intl.DateTimeFormat(intlLocale(language), options).format(date);
 }
 
 /**

@@ -14,6 +14,7 @@ import { CopyButton } from '../../../components/copy-button';
 import type { GeneratedKey } from '../api/create-key';
 import { agentCommand, consoleOrigin } from '../../../lib/agent-command';
 import { formatDateTime } from '../../../lib/dates';
+import { intlLocale } from '../../../lib/format';
 
 const MONO = { fontFamily: 'ui-monospace, SFMono-Regular, Menlo, Consolas, monospace', fontSize: '0.85rem' };
 
@@ -73,7 +74,7 @@ export function KeySecretDialog({ generated, onClose }: { generated: GeneratedKe
           {generated ? (
             <Typography variant="body2">
               {t('registrationKeys.secretDialog.limits', {
-                uses: generated.uses.toLocaleString(i18n.language),
+                uses: generated.uses.toLocaleString(intlLocale(i18n.language)),
                 date: formatDateTime(generated.expires_at),
               })}
             </Typography>

@@ -6,6 +6,7 @@ import type { SessionKind, SessionRow } from '../derive';
 import { formatDuration } from '../../../lib/format';
 import { durationOf, isLive, sessionType } from '../derive';
 import { useNow } from './use-now';
+import { EllipsisText } from '../../../components/ellipsis-text';
 
 /** Status (spec §3): a red Live chip, or a quiet Finished one. */
 export function StatusChip({ live }: { live: boolean }) {
@@ -104,9 +105,5 @@ export function SessionSummary({ row }: { row: SessionRow }) {
 
 /** An email or hostname: read left to right in every language, cut with an ellipsis, whole in the tooltip. */
 export function LtrText({ text }: { text: string }) {
-  return (
-    <Box component="span" dir="ltr" title={text} sx={{ overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0 }}>
-      {text}
-    </Box>
-  );
+  return <EllipsisText text={text} ltr />;
 }

@@ -141,24 +141,35 @@ export function useSessionColumns(
         hideable: false,
         getActions: ({ row }) => {
           const who = { user: row.user.email, hostname: row.host.hostname };
-          // Every row has the same three slots, so each icon sits in the same place in every row:
-          // an action the row does not allow keeps its slot, disabled and hidden (the grid's arrow
-          // keys skip it, and it is out of the accessibility tree).
-          const item = (action: SessionAction, label: string, icon: ReactElement, allowed = true) => (
+          const item = (action: SessionAction, label: string, icon: ReactElement) => (
             <GridActionsCellItem
               key={action}
               icon={icon}
               label={label}
-              title={allowed ? label : undefined}
-              disabled={!allowed}
-              aria-hidden={allowed ? undefined : true}
-              style={allowed ? undefined : { visibility: 'hidden' }}
+              title={label}
               onClick={() => onAction(action, row)}
             />
           );
+          // Every row has the three slots, an absent action's kept empty (disabled, so the arrow
+          // keys skip it; hidden, so it is neither seen nor read): each icon stands in the same
+          // place in a live row and a finished one.
+          const slot = (action: SessionAction) => (
+            <GridActionsCellItem
+              key={action}
+              icon={<VisibilityOutlined />}
+              label=""
+              disabled
+              aria-hidden
+              tabIndex={-1}
+              data-empty-slot={action}
+              style={{ visibility: 'hidden' }}
+            />
+          );
           return [
-            item('watch', t('sessions.actions.watchRow', who), <VisibilityOutlined />, canWatch(row)),
-            item('replay', t('sessions.actions.replayRow', who), <PlayArrowOutlined />, canReplay(row)),
+            canWatch(row) ? item('watch', t('sessions.actions.watchRow', who), <VisibilityOutlined />) : slot('watch'),
+            canReplay(row)
+              ? item('replay', t('sessions.actions.replayRow', who), <PlayArrowOutlined />)
+              : slot('replay'),
             item('details', t('sessions.actions.detailsRow', who), <InfoOutlined />),
           ];
         },

@@ -1,11 +1,13 @@
+import RestartAltOutlined from '@mui/icons-material/RestartAltOutlined';
+import Button from '@mui/material/Button';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { Theme } from '@mui/material/styles';
-import { DataGrid } from '@mui/x-data-grid';
+import { DataGrid, GridToolbarColumnsButton, GridToolbarContainer, GridToolbarDensitySelector } from '@mui/x-data-grid';
 import type { GridColumnVisibilityModel, GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { gridLocaleText } from '../../../components/data-table/grid-locale';
-import { STORAGE_KEYS, readJson, writeJson } from '../../../lib/storage';
+import { readUserJson, removeUserKey, STORAGE_KEYS, writeUserJson } from '../../../lib/storage';
 import { useSession } from '../../../lib/use-session';
 import type { SessionRow } from '../derive';
 import type { SessionAction } from './session-columns';
@@ -48,32 +50,51 @@ const WIDE: GridColumnVisibilityModel = { kind: false, ended_on: false, tunnel: 
 /** A wide desktop: the end time too. */
 const WIDER: GridColumnVisibilityModel = { kind: false, tunnel: false, summary: false };
 
-type Layout = 'narrow' | 'wide' | 'wider';
-type Choices = Partial<Record<Layout, GridColumnVisibilityModel>>;
-const LAYOUTS: readonly Layout[] = ['narrow', 'wide', 'wider'];
+declare module '@mui/x-data-grid' {
+  interface ToolbarPropsOverrides {
+    /** Puts the columns back to the layout's defaults and forgets the saved choice. */
+    onResetColumns?: () => void;
+    /** True when the columns are the defaults already (nothing to reset). */
+    columnsAreDefault?: boolean;
+  }
+}
 
-/** This user's saved column choices; anything else in storage (edited, older shapes) is ignored. */
-export function savedColumnChoices(email: string | undefined): Choices {
-  const all = email ? readJson<Record<string, unknown>>(STORAGE_KEYS.sessionColumns) : null;
-  const mine = all && typeof all === 'object' ? all[email!] : undefined;
-  const out: Choices = {};
-  if (!mine || typeof mine !== 'object') return out;
-  for (const layout of LAYOUTS) {
-    const model = (mine as Record<string, unknown>)[layout];
-    if (!model || typeof model !== 'object') continue;
-    const clean = Object.entries(model as Record<string, unknown>).filter(
+/** The layouts the columns are chosen for, each with its own defaults and saved choice. */
+type Layout = 'narrow' | 'wide' | 'wider';
+type ChosenColumns = Partial<Record<Layout, GridColumnVisibilityModel>>;
+
+/** A saved choice read back only when it is a map of layouts to column/boolean maps (storage is user-editable). */
+function savedColumns(value: unknown): ChosenColumns {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const out: ChosenColumns = {};
+  for (const layout of ['narrow', 'wide', 'wider'] as const) {
+    const model = (value as Record<string, unknown>)[layout];
+    if (typeof model !== 'object' || model === null || Array.isArray(model)) continue;
+    const entries = Object.entries(model as Record<string, unknown>).filter(
       (entry): entry is [string, boolean] => typeof entry[1] === 'boolean',
     );
-    out[layout] = Object.fromEntries<boolean>(clean);
+    out[layout] = Object.fromEntries(entries);
   }
   return out;
 }
 
-/** Saves this user's column choices in this browser, beside other users' (spec: nothing secret). */
-function saveColumnChoices(email: string | undefined, choices: Choices): void {
-  if (!email) return;
-  const all = readJson<Record<string, unknown>>(STORAGE_KEYS.sessionColumns);
-  writeJson(STORAGE_KEYS.sessionColumns, { ...(all && typeof all === 'object' ? all : {}), [email]: choices });
+/** The desktop toolbar: the Columns panel, the density, and Reset columns. */
+function SessionsToolbar(props: { onResetColumns?: () => void; columnsAreDefault?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <GridToolbarContainer>
+      <GridToolbarColumnsButton />
+      <GridToolbarDensitySelector />
+      <Button
+        size="small"
+        startIcon={<RestartAltOutlined />}
+        onClick={props.onResetColumns}
+        disabled={props.columnsAreDefault}
+      >
+        {t('sessions.columnsReset')}
+      </Button>
+    </GridToolbarContainer>
+  );
 }
 
 /**
@@ -88,18 +109,25 @@ export function SessionsGrid(props: SessionsGridProps) {
   const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('lg'));
   const wider = useMediaQuery((theme: Theme) => theme.breakpoints.up('xl'));
   const layout: Layout = narrow ? 'narrow' : wider ? 'wider' : 'wide';
-  // Columns the user showed or hid in the Columns panel, per layout, over its defaults; kept in
-  // this browser for the signed-in user, so they are there on the next visit.
-  const email = useSession().user?.email;
-  const [chosen, setChosen] = useState<Choices>(() => savedColumnChoices(email));
-  const choose = useCallback(
-    (model: GridColumnVisibilityModel) => {
-      const next = { ...chosen, [layout]: model };
-      setChosen(next);
-      saveColumnChoices(email, next);
-    },
-    [chosen, email, layout],
+  // Columns the user showed or hid in the Columns panel, per layout, over its defaults: kept in
+  // this browser per signed-in user (one shared browser gives each administrator their own).
+  const userKey = useSession().user?.email ?? null;
+  const [chosen, setChosen] = useState<ChosenColumns>(() =>
+    userKey === null ? {} : savedColumns(readUserJson<unknown>(STORAGE_KEYS.sessionColumns, userKey)),
   );
+  const choose = useCallback(
+    (model: GridColumnVisibilityModel) =>
+      setChosen((all) => {
+        const next = { ...all, [layout]: model };
+        if (userKey !== null) writeUserJson(STORAGE_KEYS.sessionColumns, userKey, next);
+        return next;
+      }),
+    [layout, userKey],
+  );
+  const resetColumns = useCallback(() => {
+    setChosen({});
+    if (userKey !== null) removeUserKey(STORAGE_KEYS.sessionColumns, userKey);
+  }, [userKey]);
   const visibility = useMemo(
     () => ({ ...(narrow ? NARROW : wider ? WIDER : WIDE), ...chosen[layout] }),
     [narrow, wider, layout, chosen],
@@ -138,17 +166,17 @@ export function SessionsGrid(props: SessionsGridProps) {
       onColumnVisibilityModelChange={choose}
       // The Columns panel on a desktop, offering the desktop's columns (not the phone's summary or the actions).
       showToolbar={!narrow}
+      slots={{ toolbar: SessionsToolbar }}
       slotProps={{
         columnsManagement: {
+          // The panel's own Reset goes back to the columns at the grid's start (the saved choice);
+          // the toolbar's Reset columns goes back to the defaults.
+          disableResetButton: true,
           getTogglableColumns: (all) =>
             all.filter((column) => column.field !== 'summary' && column.field !== 'actions').map((c) => c.field),
         },
         loadingOverlay: { variant: 'linear-progress', noRowsVariant: 'skeleton' },
-        toolbar: {
-          showQuickFilter: false,
-          csvOptions: { disableToolbarButton: true },
-          printOptions: { disableToolbarButton: true },
-        },
+        toolbar: { onResetColumns: resetColumns, columnsAreDefault: Object.keys(chosen).length === 0 },
       }}
       rowHeight={narrow ? 76 : 52}
       localeText={localeText}

@@ -13,6 +13,7 @@ import { ExpiryAlert } from './expiry-alert';
 import { FactList } from './fact-list';
 import { LoadFailed } from './load-failed';
 import { SectionCard } from './section-card';
+import { intlLocale } from '../../../lib/format';
 
 function CertificateFacts({ certificate }: { certificate: IngressCertificate }) {
   const { t, i18n } = useTranslation();
@@ -44,7 +45,11 @@ function CertificateFacts({ certificate }: { certificate: IngressCertificate }) 
           {
             label: t('settings.certificate.daysLeft'),
             value:
-              days === null ? '-' : days < 0 ? t('settings.certificate.expired') : days.toLocaleString(i18n.language),
+              days === null
+                ? '-'
+                : days < 0
+                  ? t('settings.certificate.expired')
+                  : days.toLocaleString(intlLocale(i18n.language)),
           },
           {
             label: t('settings.certificate.https'),

@@ -12,12 +12,13 @@ import { FactList } from './fact-list';
 import { LicenseForm } from './license-form';
 import { LoadFailed } from './load-failed';
 import { SectionCard } from './section-card';
+import { intlLocale } from '../../../lib/format';
 
 const STATUS_COLOURS = { valid: 'success', expired: 'error', missing: 'default' } as const;
 
 function LicenseFacts({ license, readAt }: { license: License; readAt: number }) {
   const { t, i18n } = useTranslation();
-  const number = (value: number) => value.toLocaleString(i18n.language);
+  const number = (value: number) => value.toLocaleString(intlLocale(i18n.language));
   // Days left as of when the licence was read (render stays pure; days change slowly).
   const days = licenseDays(license, readAt);
   const agents =

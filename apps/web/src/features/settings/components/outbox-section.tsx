@@ -15,6 +15,7 @@ import { DeleteOutboxDialog } from './delete-outbox-dialog';
 import { useOutboxColumns } from './outbox-columns';
 import { OutboxMessageDialog } from './outbox-message-dialog';
 import { SectionCard } from './section-card';
+import { intlLocale } from '../../../lib/format';
 
 const searchTexts = (entry: OutboxEntry) => [entry.to, entry.subject, entry.from];
 const entryId = (entry: OutboxEntry) => entry.id;
@@ -36,7 +37,7 @@ export function OutboxSection() {
   const smtp = outbox.data?.smtp_configured;
   const shown = outbox.data?.messages.length ?? 0;
   const total = outbox.data?.total ?? 0;
-  const number = (n: number) => n.toLocaleString(i18n.language);
+  const number = (n: number) => n.toLocaleString(intlLocale(i18n.language));
 
   return (
     <SectionCard icon={MailOutlined} title={t('settings.outbox.title')} subtitle={t('settings.outbox.subtitle')}>

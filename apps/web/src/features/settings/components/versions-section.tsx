@@ -11,6 +11,7 @@ import { DesiredVersionForm } from './desired-version-form';
 import { FactList } from './fact-list';
 import { LoadFailed } from './load-failed';
 import { SectionCard } from './section-card';
+import { intlLocale } from '../../../lib/format';
 
 function AgentVersions({ versions }: { versions: Versions }) {
   const { t, i18n } = useTranslation();
@@ -25,7 +26,10 @@ function AgentVersions({ versions }: { versions: Versions }) {
             size="small"
             variant="outlined"
             color={differs ? 'warning' : 'default'}
-            label={t('settings.versions.agentCount', { version, count: count.toLocaleString(i18n.language) })}
+            label={t('settings.versions.agentCount', {
+              version,
+              count: count.toLocaleString(intlLocale(i18n.language)),
+            })}
             title={differs ? t('settings.versions.differs') : undefined}
           />
         );
