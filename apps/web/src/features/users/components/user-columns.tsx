@@ -1,5 +1,6 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
+import PhonelinkEraseOutlined from '@mui/icons-material/PhonelinkEraseOutlined';
 import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -12,8 +13,30 @@ import { formatDateTime } from '../../../lib/dates';
 import type { UserRow } from '../api/list-users';
 import { ChipList } from './chip-list';
 
+/** A user's second factors in a few words: app, passkeys, or none. */
+function TwoFactorCell({ totp, passkeys }: { totp: boolean; passkeys: number }) {
+  const { t } = useTranslation();
+  const parts = [
+    ...(totp ? [t('users.twoFactor.app')] : []),
+    ...(passkeys > 0 ? [t('users.twoFactor.passkeys', { count: passkeys })] : []),
+  ];
+  if (parts.length === 0)
+    return (
+      <Box component="span" sx={{ color: 'text.secondary' }}>
+        {t('users.twoFactor.none')}
+      </Box>
+    );
+  return (
+    <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+      {parts.map((p) => (
+        <Chip key={p} label={p} size="small" color="success" variant="outlined" />
+      ))}
+    </Box>
+  );
+}
+
 /** What a row's action buttons ask the page to do. */
-export type UserAction = 'roles' | 'reset' | 'delete';
+export type UserAction = 'roles' | 'reset' | 'two-factor' | 'delete';
 
 /** Which row actions the signed-in user may take. */
 export interface AllowedActions {
@@ -74,6 +97,13 @@ export function useUserColumns(
         renderCell: ({ row }) => <ChipList names={row.groups} emptyLabel={t('users.none')} />,
       },
       {
+        field: 'two_factor',
+        headerName: t('users.columns.twoFactor'),
+        sortable: false,
+        width: 150,
+        renderCell: ({ row }) => <TwoFactorCell totp={row.two_factor.totp} passkeys={row.two_factor.passkeys} />,
+      },
+      {
         field: 'created_at',
         headerName: t('users.columns.created'),
         width: 160,
@@ -94,13 +124,23 @@ export function useUserColumns(
       field: 'actions',
       type: 'actions',
       headerName: t('users.columns.actions'),
-      width: 130,
+      width: 170,
       getActions: ({ row }) => [
         ...(allowed.roles
           ? [item('roles', row.email, t('users.actions.roles', { email: row.email }), <ManageAccountsOutlined />)]
           : []),
         ...(allowed.reset
           ? [item('reset', row.email, t('users.actions.reset', { email: row.email }), <LockResetOutlined />)]
+          : []),
+        ...(allowed.reset && row.email !== me && (row.two_factor.totp || row.two_factor.passkeys > 0)
+          ? [
+              item(
+                'two-factor',
+                row.email,
+                t('users.actions.twoFactor', { email: row.email }),
+                <PhonelinkEraseOutlined />,
+              ),
+            ]
           : []),
         ...(allowed.delete && row.email !== me
           ? [item('delete', row.email, t('users.actions.delete', { email: row.email }), <DeleteOutlined />)]
