@@ -62,7 +62,7 @@ export function useUserColumns(
         field: 'email',
         headerName: t('users.columns.email'),
         flex: 1.8,
-        minWidth: 240,
+        minWidth: 200,
         renderCell: ({ row }) => (
           <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
             {/* An address reads left to right in every language; its start stays visible when cut. */}
@@ -77,7 +77,7 @@ export function useUserColumns(
         field: 'name',
         headerName: t('users.columns.name'),
         flex: 1,
-        minWidth: 150,
+        minWidth: 130,
         valueFormatter: (value: string | null) => value || '—',
       },
       {
@@ -85,7 +85,7 @@ export function useUserColumns(
         headerName: t('users.columns.roles'),
         sortable: false,
         flex: 1,
-        minWidth: 180,
+        minWidth: 150,
         renderCell: ({ row }) => <ChipList names={row.roles} emptyLabel={t('users.none')} color="primary" />,
       },
       {
@@ -93,20 +93,20 @@ export function useUserColumns(
         headerName: t('users.columns.groups'),
         sortable: false,
         flex: 0.9,
-        minWidth: 160,
+        minWidth: 130,
         renderCell: ({ row }) => <ChipList names={row.groups} emptyLabel={t('users.none')} />,
       },
       {
         field: 'two_factor',
         headerName: t('users.columns.twoFactor'),
         sortable: false,
-        width: 150,
+        width: 110,
         renderCell: ({ row }) => <TwoFactorCell totp={row.two_factor.totp} passkeys={row.two_factor.passkeys} />,
       },
       {
         field: 'created_at',
         headerName: t('users.columns.created'),
-        width: 160,
+        width: 150,
         valueFormatter: (value: string) => formatDateTime(value),
       },
     ];
