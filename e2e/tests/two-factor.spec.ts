@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type Page, expect, test } from '@playwright/test';
 import { Secret, TOTP } from 'otpauth';
-import { SCREENS, mainNav } from '../fixtures.js';
+import { ACCOUNTS, SCREENS, mainNav, signIn } from '../fixtures.js';
 import { apiToken, createUser } from './users-api.js';
 
 /** The code an authenticator app shows for this secret, `steps` periods from now. */
@@ -160,5 +160,54 @@ test.describe('two-factor sign-in', () => {
     const step = page.getByRole('form', { name: 'Second step of the sign-in' });
     await step.getByRole('button', { name: 'Use your passkey' }).click();
     await expect(mainNav(page)).toBeVisible();
+  });
+
+  test('an administrator resets the second factors of a user who lost them, from the Users screen', async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(180_000);
+    const member = await createUser(request, 'lost-phone');
+    const token = await apiToken(request, member);
+    const headers = { 'authentication-token': token };
+    const started = await request.post('/api/user/two-factor/totp', { headers });
+    expect(started.status()).toBe(200);
+    const { secret } = (await started.json()) as { secret: string };
+    expect(
+      (await request.post('/api/user/two-factor/totp/confirm', { headers, data: { code: codeFor(secret) } })).status(),
+    ).toBe(200);
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await signIn(page, ACCOUNTS.admin, '/users');
+    await page.getByLabel('Search users').fill(member.email);
+    const row = page.getByRole('row').filter({ hasText: member.email });
+    await expect(row).toHaveCount(1);
+    await expect(row.getByText('App', { exact: true })).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/users-two-factor-en-1440.png` });
+    await row
+      .getByRole('menuitem', { name: `Reset the second factors of ${member.email}` })
+      .or(row.getByRole('button', { name: `Reset the second factors of ${member.email}` }))
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Reset two-factor' });
+    await expect(dialog.getByText(/every session of theirs ends at once/)).toBeVisible();
+    await page.screenshot({ path: `${SCREENS}/users-two-factor-reset-dialog-en.png` });
+    await dialog.getByRole('button', { name: 'Reset two-factor' }).click();
+    await expect(
+      page.getByText(`The second factors of ${member.email} were reset and their sessions ended.`),
+    ).toBeVisible();
+    await expect(row.getByText('None', { exact: true }).last()).toBeVisible();
+    // The user's old session ended with the reset.
+    expect((await request.get('/api/user/two-factor', { headers })).status()).toBe(401);
+
+    // The column in Arabic and dark, and at a phone's width.
+    await look(page, 'ar', 'dark', '/#/users');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByRole('columnheader', { name: 'التحقق الثنائي' })).toBeAttached();
+    await page.screenshot({ path: `${SCREENS}/users-two-factor-ar-dark-390.png` });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.screenshot({ path: `${SCREENS}/users-two-factor-ar-dark-1440.png` });
+    await look(page, 'en', 'light', '/#/users');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${SCREENS}/users-two-factor-en-light-390.png` });
   });
 });

@@ -312,7 +312,10 @@ export function createServices(database: Database, options: ServiceOptions) {
     twoFactor,
     mail,
     usersService,
-    usersAdmin: new UsersAdminService(users, usersAdmin, rolesAdmin, groups, usersService, policy),
+    usersAdmin: new UsersAdminService(users, usersAdmin, rolesAdmin, groups, usersService, policy, {
+      repo: twoFactorRepository,
+      revoked: (tokenHash) => liveRights.tokenRevoked(tokenHash),
+    }),
     passwords: new PasswordResetService({
       users,
       usersService,

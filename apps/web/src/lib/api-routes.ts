@@ -57,6 +57,7 @@ export const API = {
   userReach: { name: 'userReach', method: 'GET', path: '/api/user/{email}/reach' },
   myAccess: { name: 'myAccess', method: 'GET', path: '/api/me/access' },
   resetUserPassword: { name: 'resetUserPassword', method: 'POST', path: '/api/user/{email}/reset-password' },
+  resetUserTwoFactor: { name: 'resetUserTwoFactor', method: 'DELETE', path: '/api/user/{email}/two-factor' },
   forgotPassword: { name: 'forgotPassword', method: 'POST', path: '/api/user/forgot-password' },
   resetPassword: { name: 'resetPassword', method: 'POST', path: '/api/user/reset-password' },
   signUp: { name: 'signUp', method: 'POST', path: '/api/users' },

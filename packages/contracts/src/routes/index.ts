@@ -49,6 +49,7 @@ export const routes = {
   userReach: users.userReach,
   myAccess: access.myAccess,
   resetUserPassword: users.resetUserPassword,
+  resetUserTwoFactor: users.resetUserTwoFactor,
   forgotPassword: users.forgotPassword,
   resetPassword: users.resetPassword,
   signUp: users.signUp,

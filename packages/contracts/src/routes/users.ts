@@ -13,6 +13,12 @@ export const UserListItem = z
     roles: z.array(z.string()).describe('Role names'),
     groups: z.array(z.string()).describe('Groups the user is a direct member of'),
     created_at: Timestamp,
+    two_factor: z
+      .object({
+        totp: z.boolean().describe('An authenticator app is enrolled'),
+        passkeys: z.number().int().describe('How many passkeys or security keys are registered'),
+      })
+      .describe('The user’s second factors (never a secret)'),
   })
   .meta({ id: 'UserListItem' });
 
@@ -110,6 +116,23 @@ export const resetUserPassword = defineRoute({
   access: { kind: 'permissions', anyOf: ['modify-user'] },
   params: emailParam,
   response: MessageBody,
+});
+
+export const resetUserTwoFactor = defineRoute({
+  id: 'user.two-factor.reset',
+  method: 'DELETE',
+  path: '/api/user/{email}/two-factor',
+  tag: 'users',
+  summary:
+    'Reset another user’s second factors (they lost their phone and recovery codes): removes their authenticator ' +
+    'app, passkeys and recovery codes in one transaction and ends every session of theirs. A role of theirs that ' +
+    'requires a second factor makes them enrol again at their next sign-in. Not on oneself (My account does ' +
+    'that), and only on an account holding nothing the caller lacks. Needs fresh authentication.',
+  access: { kind: 'permissions', anyOf: ['modify-user'] },
+  fresh: true,
+  params: emailParam,
+  response: MessageBody,
+  errors: { 403: 'The account holds more than the caller', 404: 'No such user', 409: 'Own account' },
 });
 
 export const forgotPassword = defineRoute({

@@ -1,6 +1,6 @@
-import { and, asc, count, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { userPasskeys, userRecoveryCodes, userTotp, users, webauthnChallenges } from '../../db/schema.js';
+import { authTokens, userPasskeys, userRecoveryCodes, userTotp, users, webauthnChallenges } from '../../db/schema.js';
 
 /** A stored passkey: what verification needs, and what its owner sees. */
 export type PasskeyRow = typeof userPasskeys.$inferSelect;
@@ -146,6 +146,60 @@ export class TwoFactorRepository {
       .where(eq(users.id, userId));
     const row = rows[0];
     return { totp: row?.totp === true, passkeys: Number(row?.passkeys ?? 0), required: row?.required === true };
+  }
+
+  /**
+   * An administrator's reset (issue 20): removes the user's authenticator app, passkeys, recovery
+   * codes and pending ceremonies, and revokes every token of theirs, in one transaction (the token
+   * delete appends to rights_changes, so their live connections are re-checked on every instance).
+   * Answers what was removed and the revoked token hashes (for this instance's live connections).
+   */
+  async resetAll(
+    userId: string,
+  ): Promise<{ totp: boolean; passkeys: number; recoveryCodes: number; tokenHashes: string[] }> {
+    return this.db.transaction(async (tx) => {
+      const totp = await tx
+        .delete(userTotp)
+        .where(and(eq(userTotp.userId, userId), isNotNull(userTotp.confirmedAt)))
+        .returning({ u: userTotp.userId });
+      // An enrolment never confirmed is no factor, but it goes too.
+      await tx.delete(userTotp).where(eq(userTotp.userId, userId));
+      const passkeys = await tx
+        .delete(userPasskeys)
+        .where(eq(userPasskeys.userId, userId))
+        .returning({ id: userPasskeys.id });
+      const codes = await tx
+        .delete(userRecoveryCodes)
+        .where(eq(userRecoveryCodes.userId, userId))
+        .returning({ u: userRecoveryCodes.userId });
+      await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, userId));
+      const tokens = await tx
+        .delete(authTokens)
+        .where(eq(authTokens.userId, userId))
+        .returning({ h: authTokens.tokenHash });
+      return {
+        totp: totp.length > 0,
+        passkeys: passkeys.length,
+        recoveryCodes: codes.length,
+        tokenHashes: tokens.map((t) => t.h),
+      };
+    });
+  }
+
+  /** Each user's confirmed authenticator app and passkey count, for the users list (outer column named in full). */
+  async summaryOf(userIds: string[]): Promise<Map<string, { totp: boolean; passkeys: number }>> {
+    const out = new Map<string, { totp: boolean; passkeys: number }>();
+    if (userIds.length === 0) return out;
+    const rows = await this.db
+      .select({
+        id: users.id,
+        totp: sql<boolean>`EXISTS (SELECT 1 FROM user_totp t WHERE t.user_id = "users"."id" AND t.confirmed_at IS NOT NULL)`,
+        passkeys: sql<number>`(SELECT count(*)::int FROM user_passkeys p WHERE p.user_id = "users"."id")`,
+      })
+      .from(users)
+      .where(inArray(users.id, userIds));
+    for (const r of rows) out.set(r.id, { totp: r.totp === true, passkeys: Number(r.passkeys ?? 0) });
+    return out;
   }
 
   /** Stores a ceremony's challenge. */

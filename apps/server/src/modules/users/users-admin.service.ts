@@ -9,12 +9,23 @@ import type { AccessPolicy } from '../policy/access-policy.js';
 import type { UserListOptions, UserListRow, UsersAdminRepository } from './users-admin.repository.js';
 import type { UsersRepository } from './users.repository.js';
 import type { UsersService } from './users.service.js';
+import type { TwoFactorRepository } from '../two-factor/two-factor.repository.js';
+
+/** What a second-factor reset needs: the factors' queries and this instance's live connections. */
+export interface SecondFactorReset {
+  repo: TwoFactorRepository;
+  /** Told each revoked token hash, so this instance's live connections close at once. */
+  revoked: (tokenHash: string) => void;
+}
 
 /** Spec §8's duplicate text for users. */
 export const USER_EXISTS = 'The user you are trying to add has already been added.';
 
 /** A user row as the API answers it. */
-export function toUserItem(row: UserListRow): z.infer<typeof UserListItem> {
+export function toUserItem(
+  row: UserListRow,
+  twoFactor: { totp: boolean; passkeys: number } = { totp: false, passkeys: 0 },
+): z.infer<typeof UserListItem> {
   return {
     id: row.id,
     email: row.email,
@@ -22,6 +33,7 @@ export function toUserItem(row: UserListRow): z.infer<typeof UserListItem> {
     roles: row.roles,
     groups: row.groups,
     created_at: row.createdAt.toISOString(),
+    two_factor: twoFactor,
   };
 }
 
@@ -34,13 +46,19 @@ export class UsersAdminService {
     private readonly groups: GroupsRepository,
     private readonly usersService: UsersService,
     private readonly policy: AccessPolicy,
+    private readonly secondFactors: SecondFactorReset,
   ) {}
+
+  private async withFactors(rows: UserListRow[]) {
+    const factors = await this.secondFactors.repo.summaryOf(rows.map((r) => r.id));
+    return rows.map((r) => toUserItem(r, factors.get(r.id)));
+  }
 
   /** Everyone for holders of list-user; only themselves for anyone else. */
   async list(principal: Principal, options: Omit<UserListOptions, 'onlyUserId'>) {
     const onlyUserId = principal.permissions.has('list-user') ? undefined : principal.userId;
     const { rows, total } = await this.admin.list({ ...options, onlyUserId });
-    return { users: rows.map(toUserItem), total };
+    return { users: await this.withFactors(rows), total };
   }
 
   /** The user with this email, or a 404 that names it. */
@@ -97,6 +115,33 @@ export class UsersAdminService {
     if (outcome === 'last-holder')
       throw new HttpError(409, 'This is the last administrator: give the admin role to someone else first.');
     return { message: 'User Deleted' };
+  }
+
+  /**
+   * Resets another user's second factors (issue 20): never one's own (My account does that), only
+   * an account holding nothing the caller lacks (the policy's account guard, as for a password
+   * reset). Factors, recovery codes and every token go in one transaction; a role requiring a factor
+   * sends them through enrolment at their next sign-in.
+   */
+  async resetTwoFactor(principal: Principal, email: string) {
+    const user = await this.require(email);
+    if (user.id === principal.userId)
+      throw new HttpError(409, 'You cannot reset your own second factors here: manage them in My account.');
+    await this.policy.grants.mayActOnAccount(principal, user);
+    const done = await this.secondFactors.repo.resetAll(user.id);
+    for (const hash of done.tokenHashes) this.secondFactors.revoked(hash);
+    const had = done.totp || done.passkeys > 0 || done.recoveryCodes > 0;
+    return {
+      message: had
+        ? `The second factors of ${user.email} were reset and their sessions ended. They set up a new one at their next sign-in if a role requires it.`
+        : `${user.email} had no second factor; their sessions were ended.`,
+      detail: {
+        totp: done.totp,
+        passkeys: done.passkeys,
+        recovery_codes: done.recoveryCodes,
+        sessions: done.tokenHashes.length,
+      },
+    };
   }
 
   /** A user's roles: one's own for anyone, others' with list-user-role. */

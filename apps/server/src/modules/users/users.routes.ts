@@ -10,6 +10,7 @@ type UserHandlers = Pick<
   | 'removeUserRole'
   | 'userReach'
   | 'resetUserPassword'
+  | 'resetUserTwoFactor'
   | 'forgotPassword'
   | 'resetPassword'
   | 'signUp'
@@ -35,6 +36,12 @@ export function userHandlers(s: Services): UserHandlers {
     },
     userReach: ({ principal, params }) => s.usersAdmin.reach(principal, params.email),
     resetUserPassword: ({ principal, params }) => s.passwords.resetOther(principal, params.email),
+    resetUserTwoFactor: async ({ principal, params, request }) => {
+      const { message, detail } = await s.usersAdmin.resetTwoFactor(principal, params.email);
+      request.auditNote.target = params.email;
+      request.auditNote.detail = detail;
+      return { message };
+    },
     forgotPassword: ({ body, request }) => {
       request.auditNote.actor = body.email;
       return s.passwords.forgot(body.email, request.ip);

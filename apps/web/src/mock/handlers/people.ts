@@ -65,6 +65,7 @@ export function userItem(state: MockState, user: MockUser): Answer<'listUsers'>[
     roles: [...user.roles],
     groups: state.groups.filter((group) => group.users.includes(user.email)).map((group) => group.name),
     created_at: user.created_at,
+    two_factor: { totp: false, passkeys: 0 },
   };
 }
 

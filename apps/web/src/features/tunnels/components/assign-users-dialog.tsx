@@ -19,7 +19,7 @@ import { useLast } from './use-last';
 
 /** A user the directory does not show (the caller lacks list-user): named by id. */
 function unknownUser(id: string): PickedUser {
-  return { id, email: id, name: null, roles: [], groups: [], created_at: '' };
+  return { id, email: id, name: null, roles: [], groups: [], created_at: '', two_factor: { totp: false, passkeys: 0 } };
 }
 
 function UsersEditor({ item, initial, onClose }: { item: TunnelItem; initial: PickedUser[]; onClose: () => void }) {

@@ -1,5 +1,6 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
+import PhonelinkEraseOutlined from '@mui/icons-material/PhonelinkEraseOutlined';
 import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
@@ -12,8 +13,30 @@ import { formatDateTime } from '../../../lib/dates';
 import type { UserRow } from '../api/list-users';
 import { ChipList } from './chip-list';
 
+/** A user's second factors in a few words: app, passkeys, or none. */
+function TwoFactorCell({ totp, passkeys }: { totp: boolean; passkeys: number }) {
+  const { t } = useTranslation();
+  const parts = [
+    ...(totp ? [t('users.twoFactor.app')] : []),
+    ...(passkeys > 0 ? [t('users.twoFactor.passkeys', { count: passkeys })] : []),
+  ];
+  if (parts.length === 0)
+    return (
+      <Box component="span" sx={{ color: 'text.secondary' }}>
+        {t('users.twoFactor.none')}
+      </Box>
+    );
+  return (
+    <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+      {parts.map((p) => (
+        <Chip key={p} label={p} size="small" color="success" variant="outlined" />
+      ))}
+    </Box>
+  );
+}
+
 /** What a row's action buttons ask the page to do. */
-export type UserAction = 'roles' | 'reset' | 'delete';
+export type UserAction = 'roles' | 'reset' | 'two-factor' | 'delete';
 
 /** Which row actions the signed-in user may take. */
 export interface AllowedActions {
@@ -39,7 +62,7 @@ export function useUserColumns(
         field: 'email',
         headerName: t('users.columns.email'),
         flex: 1.8,
-        minWidth: 240,
+        minWidth: 200,
         renderCell: ({ row }) => (
           <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
             {/* An address reads left to right in every language; its start stays visible when cut. */}
@@ -54,7 +77,7 @@ export function useUserColumns(
         field: 'name',
         headerName: t('users.columns.name'),
         flex: 1,
-        minWidth: 150,
+        minWidth: 130,
         valueFormatter: (value: string | null) => value || '—',
       },
       {
@@ -62,7 +85,7 @@ export function useUserColumns(
         headerName: t('users.columns.roles'),
         sortable: false,
         flex: 1,
-        minWidth: 180,
+        minWidth: 150,
         renderCell: ({ row }) => <ChipList names={row.roles} emptyLabel={t('users.none')} color="primary" />,
       },
       {
@@ -70,13 +93,20 @@ export function useUserColumns(
         headerName: t('users.columns.groups'),
         sortable: false,
         flex: 0.9,
-        minWidth: 160,
+        minWidth: 130,
         renderCell: ({ row }) => <ChipList names={row.groups} emptyLabel={t('users.none')} />,
+      },
+      {
+        field: 'two_factor',
+        headerName: t('users.columns.twoFactor'),
+        sortable: false,
+        width: 110,
+        renderCell: ({ row }) => <TwoFactorCell totp={row.two_factor.totp} passkeys={row.two_factor.passkeys} />,
       },
       {
         field: 'created_at',
         headerName: t('users.columns.created'),
-        width: 160,
+        width: 150,
         valueFormatter: (value: string) => formatDateTime(value),
       },
     ];
@@ -94,13 +124,23 @@ export function useUserColumns(
       field: 'actions',
       type: 'actions',
       headerName: t('users.columns.actions'),
-      width: 130,
+      width: 170,
       getActions: ({ row }) => [
         ...(allowed.roles
           ? [item('roles', row.email, t('users.actions.roles', { email: row.email }), <ManageAccountsOutlined />)]
           : []),
         ...(allowed.reset
           ? [item('reset', row.email, t('users.actions.reset', { email: row.email }), <LockResetOutlined />)]
+          : []),
+        ...(allowed.reset && row.email !== me && (row.two_factor.totp || row.two_factor.passkeys > 0)
+          ? [
+              item(
+                'two-factor',
+                row.email,
+                t('users.actions.twoFactor', { email: row.email }),
+                <PhonelinkEraseOutlined />,
+              ),
+            ]
           : []),
         ...(allowed.delete && row.email !== me
           ? [item('delete', row.email, t('users.actions.delete', { email: row.email }), <DeleteOutlined />)]
