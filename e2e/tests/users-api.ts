@@ -17,7 +17,10 @@ export function uniqueEmail(prefix: string): string {
 }
 
 /** Signs in through the API and answers the token. */
-export async function apiToken(request: APIRequestContext, account = ACCOUNTS.admin): Promise<string> {
+export async function apiToken(
+  request: APIRequestContext,
+  account: { email: string; password: string } = ACCOUNTS.admin,
+): Promise<string> {
   const res = await request.post('/api/login?include_auth_token', { data: account });
   expect(res.status()).toBe(200);
   const body = (await res.json()) as { response: { user: { authentication_token: string } } };
