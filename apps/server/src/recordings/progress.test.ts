@@ -18,11 +18,13 @@ describe('ProgressCommitter', () => {
         },
         () => undefined,
       );
-      // A flood: a chunk every 5 ms for 700 ms.
+      // A flood: a chunk every 5 ms for 700 ms (longer on a loaded machine, whose timers run late).
+      const floodStart = performance.now();
       for (let seq = 1; seq <= 140; seq += 1) {
         committer.chunk(chunk(seq));
         await sleep(5);
       }
+      const floodMs = performance.now() - floodStart;
       await committer.settled();
       expect(written.at(-1)).toBe(140);
       expect(committer.committed.seq).toBe(140);
@@ -30,7 +32,8 @@ describe('ProgressCommitter', () => {
       const gaps = starts.slice(1).map((at, i) => at - starts[i]!);
       // Timers may fire a millisecond early by this clock.
       expect(Math.min(...gaps)).toBeGreaterThanOrEqual(spacing - 5);
-      expect(written.length).toBeLessThanOrEqual(Math.ceil(700 / spacing) + 2);
+      // At most one write per spacing over the flood as it really lasted, plus the first and the last.
+      expect(written.length).toBeLessThanOrEqual(Math.ceil(floodMs / spacing) + 2);
     }
   });
 });

@@ -82,6 +82,12 @@ export const MOCK_ROUTES = {
     path: '/api/user/{email}/reset-password',
     access: auth,
   },
+  resetUserTwoFactor: {
+    name: 'resetUserTwoFactor',
+    method: 'DELETE',
+    path: '/api/user/{email}/two-factor',
+    access: auth,
+  },
   forgotPassword: { name: 'forgotPassword', method: 'POST', path: '/api/user/forgot-password', access: pub },
   resetPassword: { name: 'resetPassword', method: 'POST', path: '/api/user/reset-password', access: pub },
   signUp: { name: 'signUp', method: 'POST', path: '/api/users', access: pub },

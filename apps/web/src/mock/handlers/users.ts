@@ -112,6 +112,12 @@ export function userHandlers(state: MockState, context: MockContext): NamedHandl
       keepResetMail(state, user.email, 'An administrator asked Gatehouse to reset your password.');
       return { message: `A link to set a new password was sent to ${user.email}.` };
     }),
+    route(context, 'resetUserTwoFactor', ({ params, caller }) => {
+      const user = userAt(state, params.email ?? '');
+      if (user.email === caller) throw new MockError(409, 'Remove your own second factors in My account.');
+      // Mock users have no second factors (userItem answers none): there is nothing to remove.
+      return { message: `The second factors of ${user.email} were reset; they sign in with their password alone.` };
+    }),
     route(context, 'listSshKeys', async ({ caller }) => ({ keys: await keysOf(state, caller ?? '') })),
     route(
       context,

@@ -15,6 +15,7 @@ const row = (email: string) => ({
   roles: ['user'],
   groups: [],
   created_at: '2026-01-02T03:04:05.000Z',
+  two_factor: { totp: false, passkeys: 0 },
 });
 
 function signInAs(email: string, permissions: string[]) {
