@@ -2,7 +2,13 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_pr
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../test/agent-process.js';
-import { desktopChildren, missingDesktopPrograms, openDesktop } from '../test/desktop-rig.js';
+import {
+  closeDesktop,
+  desktopChildren,
+  missingDesktopPrograms,
+  noDesktopsLeft,
+  openDesktop,
+} from '../test/desktop-rig.js';
 import { missingPrograms, near } from '../test/x-display.js';
 import { type XrdpGateway, startXrdpGateway } from '../test/xrdp-gateway.js';
 import { XRDP_HOST_PROGRAMS, type XrdpUser } from '../test/xrdp-host.js';
@@ -102,11 +108,7 @@ describe.skipIf(skip)('the browser desktop’s clipboard against a real xrdp log
     for (const child of owners.splice(0)) child.kill('SIGKILL');
     // A test that failed midway leaves its desktop open: closed here, so the next one starts alone.
     for (const client of clients.splice(0)) client.close();
-    await eventually(
-      async () => desktopChildren().length,
-      (n) => n === 0,
-      20_000,
-    );
+    await noDesktopsLeft();
   }, 30_000);
   afterAll(async () => {
     await gateway?.stop();
@@ -152,15 +154,7 @@ describe.skipIf(skip)('the browser desktop’s clipboard against a real xrdp log
     return { client, session: session!, settled };
   }
 
-  async function close(client: { close(): void; closed: Promise<unknown> }) {
-    client.close();
-    await client.closed;
-    await eventually(
-      async () => desktopChildren().length,
-      (n) => n === 0,
-      20_000,
-    );
-  }
+  const close = closeDesktop;
 
   /*
    * Does not work today (found by this test, 2026-11-26): xrdp-chansrv announces the session's copy

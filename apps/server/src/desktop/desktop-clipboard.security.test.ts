@@ -5,6 +5,7 @@ import { eventually } from '../test/agent-process.js';
 import {
   type DesktopClient,
   type DesktopRig,
+  closeDesktop,
   desktopChildren,
   missingDesktopPrograms,
   openDesktop,
@@ -176,15 +177,7 @@ describe.skipIf(skip)('the rdp definition governs the desktop clipboard at the g
     return { client, display, settled };
   }
 
-  async function close(client: { close(): void; closed: Promise<unknown> }) {
-    client.close();
-    await client.closed;
-    await eventually(
-      async () => desktopChildren().length,
-      (n) => n === 0,
-      20_000,
-    );
-  }
+  const close = closeDesktop;
 
   it('clipboard off: the browser’s paste never reaches the desktop and the desktop’s copy never reaches the browser', async () => {
     const { client, display, settled } = await open('off', 101);

@@ -368,6 +368,22 @@ export class DesktopClient {
   }
 }
 
+/** Waits until no desktop program of this process is left (their gateway stopped them all). */
+export async function noDesktopsLeft(timeoutMs = 20_000): Promise<void> {
+  await eventually(
+    async () => desktopChildren().length,
+    (n) => n === 0,
+    timeoutMs,
+  );
+}
+
+/** Closes a browser desktop's socket and waits until its desktop programs are gone. */
+export async function closeDesktop(client: { close(): void; closed: Promise<unknown> }): Promise<void> {
+  client.close();
+  await client.closed;
+  await noDesktopsLeft();
+}
+
 /** The desktop programs running as children of this process now (the server runs in-process in tests). */
 export function desktopChildren(exclude: number[] = []): { pid: number; comm: string }[] {
   const out: { pid: number; comm: string }[] = [];
