@@ -1,4 +1,5 @@
 import { type APIRequestContext, type Page, expect } from '@playwright/test';
+import { Secret, TOTP } from 'otpauth';
 import { ACCOUNTS, mainNav } from './fixtures.js';
 
 /** A name no earlier run used, for roles, groups, keys and users made by a test. */
@@ -75,4 +76,42 @@ export async function pick(page: Page, field: ReturnType<Page['getByLabel']>, te
   }
   // Escape closes a list left open; with none open it would close the dialog instead.
   if (await page.getByRole('listbox').isVisible()) await field.press('Escape');
+}
+
+/** The code an authenticator app shows for this secret, `steps` periods from now. */
+export function codeFor(secret: string, steps = 0): string {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+  return totp.generate({ timestamp: Date.now() + steps * 30_000 });
+}
+
+/**
+ * A virtual platform authenticator in Chromium for this page (CDP WebAuthn), verifying the user and
+ * present without a prompt; answers a function counting the signatures its passkeys made.
+ */
+export async function addVirtualAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return async () =>
+    (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.reduce((n, c) => n + c.signCount, 0);
+}
+
+/** Adds a passkey named Laptop on My account of the console at `origin`, and saves its recovery codes. */
+export async function addPasskeyOnAccount(page: Page, origin: string) {
+  await page.goto(`${origin}/#/account`);
+  await page.getByLabel('Name of the new passkey').fill('Laptop');
+  await page.getByRole('button', { name: 'Add a passkey' }).click();
+  const codes = page.getByRole('dialog', { name: 'Your recovery codes' });
+  await expect(codes.getByRole('listitem')).toHaveCount(10);
+  await codes.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(page.getByText('Laptop', { exact: true })).toBeVisible();
 }

@@ -14,14 +14,19 @@ export interface ProviderAccount {
  * for the browser to go through. (apps/server/src/test/oidc-idp.ts starts the same provider for the
  * server's tests, which drive its pages over HTTP instead of with a browser.)
  */
-export async function startProvider(redirectUri: string, accounts: Record<string, ProviderAccount>) {
+export async function startProvider(redirectUris: string | string[], accounts: Record<string, ProviderAccount>) {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const client = { client_id: 'gatehouse-e2e', client_secret: 'gatehouse-e2e-client-secret' };
   const provider = new Provider(issuer, {
     clients: [
-      { ...client, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] },
+      {
+        ...client,
+        redirect_uris: [redirectUris].flat(),
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
     ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name', 'groups'] },
     pkce: { required: () => true },

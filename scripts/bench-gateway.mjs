@@ -3,8 +3,9 @@
 // Sizes come from the environment so the full targets can be run when there is time:
 // BENCH_BULK_MIB (default 256; the target is stated for 1024), BENCH_LIVE_SESSIONS (default 50),
 // BENCH_IDLE_SESSIONS (default 100; the target is stated for 1000), BENCH_BULK_ROUNDS (default 3),
-// BENCH_PARTS (default bulk,echo,live,idle; `--only echo` on the command line says the same),
-// BENCH_ECHO_KEYS (default 200) and BENCH_ECHO_GAP_MS (default 20). Without ssh2's native crypto
+// BENCH_PARTS (default bulk,echo,echo-bulk,live,idle; `--only echo` on the command line says the same),
+// BENCH_ECHO_KEYS (default 200), BENCH_ECHO_GAP_MS (default 20) and BENCH_ECHO_BULK_PATHS (the
+// echo-bulk part's paths, default direct,jump,gatehouse). Without ssh2's native crypto
 // add-on: `node --import ./scripts/ssh2-without-native.mjs scripts/bench-gateway.mjs`.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ import {
   startSshd,
 } from './bench-ssh-setup.mjs';
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
+import { typeKeys, typeWhileCopying } from './bench-typist.mjs';
 import { createRequire } from 'node:module';
 
 // Whether ssh2 loaded its native crypto add-on (read from ssh2 itself, so this bench also runs on older builds).
@@ -35,10 +37,11 @@ const ECHO_KEYS = Number(process.env.BENCH_ECHO_KEYS ?? 200);
 const ECHO_GAP_MS = Number(process.env.BENCH_ECHO_GAP_MS ?? 20);
 // BENCH_ECHO_REMOTE=shell types into the login shell (readline echoes) instead of `cat` on a PTY.
 const ECHO_SHELL = process.env.BENCH_ECHO_REMOTE === 'shell';
-// BENCH_PARTS=bulk,live or `--only bulk,live` runs only those parts (default: all four).
+// BENCH_PARTS=bulk,live or `--only bulk,live` runs only those parts (default: all five; echo-bulk is
+// the echo again while a second session of the same path copies in bulk).
 const only = process.argv.indexOf('--only');
 const PARTS = new Set(
-  (only >= 0 ? process.argv[only + 1] : (process.env.BENCH_PARTS ?? 'bulk,echo,live,idle')).split(','),
+  (only >= 0 ? process.argv[only + 1] : (process.env.BENCH_PARTS ?? 'bulk,echo,echo-bulk,live,idle')).split(','),
 );
 const pct = (v, p) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-benchgw-'));
@@ -234,7 +237,7 @@ try {
     );
   }
 
-  if (PARTS.has('echo')) {
+  if (PARTS.has('echo') || PARTS.has('echo-bulk')) {
     // 2. Keystroke echo with the real OpenSSH client in a PTY (util-linux `script` gives ssh a
     // terminal, so it runs in interactive mode as a user's does: raw local tty, TCP_NODELAY), on three
     // paths in one run: straight to sshd, `ssh -J` through the same plain sshd as a jump host, and
@@ -281,62 +284,48 @@ try {
       tunnelCli.on('exit', () => reject(new Error(`gatehouse tunnel ended: ${out}`)));
     });
     paths.tunnel = ['-p', String(tunnelPort), `${login}@127.0.0.1`];
-    async function echo(target) {
-      const command = ['ssh', '-F', config, '-tt', ...target, ...(ECHO_SHELL ? [] : ['exec cat'])].map(quote).join(' ');
-      const child = spawn('script', ['-qfec', command, '/dev/null'], { stdio: ['pipe', 'pipe', 'ignore'] });
-      let seen = '';
-      let waiting;
-      child.stdout.on('data', (chunk) => {
-        seen += chunk.toString('latin1');
-        if (waiting && seen.includes(waiting.char)) {
-          const done = waiting.resolve;
-          waiting = undefined;
-          done(performance.now());
-        }
-      });
-      const key = (char, timeoutMs) =>
-        new Promise((resolve) => {
-          seen = '';
-          const start = performance.now();
-          const timer = setTimeout(() => {
-            waiting = undefined;
-            resolve(undefined);
-          }, timeoutMs);
-          waiting = {
-            char,
-            resolve: (at) => {
-              clearTimeout(timer);
-              resolve(at - start);
-            },
-          };
-          child.stdin.write(char);
-        });
-      // Signed in once a key comes back (up to 30 s), then quiet output for the measurement.
-      let up = false;
-      for (let i = 0; i < 60 && !up; i += 1) up = (await key('.', 500)) !== undefined;
-      if (!up) throw new Error(`no echo from ssh ${target.join(' ')}`);
-      await sleep(500);
-      const samples = [];
-      for (let i = 0; i < ECHO_KEYS; i += 1) {
-        const ms = await key(String.fromCharCode(97 + (i % 26)), 5000);
-        if (ms === undefined) throw new Error(`key ${i} was not echoed by ssh ${target.join(' ')}`);
-        samples.push(ms);
-        await sleep(ECHO_GAP_MS);
-      }
-      // ^U ^D on the remote PTY: the line is dropped, cat or the shell ends, then ssh.
-      child.stdin.write('\x15\x04');
-      await new Promise((resolve) => {
-        const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-        child.on('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-      return samples;
+    // The typist runs in a process of its own (scripts/bench-typist.mjs), as a user's terminal is
+    // not the gateway's process; BENCH_ECHO_IN_PROCESS=1 types from this process as before 2026-11-27
+    // (each echo then also waits for the in-process gateway's thread before it is timed).
+    const sshCommand = (target) =>
+      ['ssh', '-F', config, '-tt', ...target, ...(ECHO_SHELL ? [] : ['exec cat'])].map(quote).join(' ');
+    async function typist(options) {
+      if (process.env.BENCH_ECHO_IN_PROCESS === '1')
+        return options.bulk ? typeWhileCopying(options) : { samples: await typeKeys(options) };
+      const child = spawn(
+        process.execPath,
+        [new URL('./bench-typist.mjs', import.meta.url).pathname, JSON.stringify(options)],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
+      let out = '';
+      child.stdout.on('data', (c) => (out += c));
+      const code = await new Promise((resolve) => child.on('exit', resolve));
+      if (code !== 0) throw new Error(`the typist failed (${code}) on ${options.command}`);
+      return JSON.parse(out);
     }
+    const echo = async (target, phase) =>
+      (await typist({ command: sshCommand(target), keys: ECHO_KEYS, gapMs: ECHO_GAP_MS, phase })).samples;
     const results = {};
+    // And typing while another session of the same path copies in bulk (issue 19: one session's
+    // bulk copy must not stall the others' typing): the second ssh prints `yes` until the keys are done.
+    const underBulk = {};
+    const withBulk = (target, name) =>
+      typist({
+        command: sshCommand(target),
+        keys: ECHO_KEYS,
+        gapMs: ECHO_GAP_MS,
+        phase: `bulk-${name}`,
+        bulk: ['ssh', '-F', config, ...target, 'yes "$(printf %0100d 0)"'],
+      });
     try {
-      for (const [name, target] of Object.entries(paths)) results[name] = await echo(target);
+      for (const [name, target] of Object.entries(paths)) results[name] = await echo(target, name);
+      if (PARTS.has('echo-bulk'))
+        for (const name of (process.env.BENCH_ECHO_BULK_PATHS ?? 'direct,jump,gatehouse').split(',')) {
+          underBulk[name] = await withBulk(paths[name], name);
+          await settle();
+        }
     } finally {
       tunnelCli.kill('SIGTERM');
     }
@@ -355,6 +344,13 @@ try {
       console.log(
         `  ${name.padEnd(10)} added vs direct: p50 ${(pct(v, 50) - pct(d, 50)).toFixed(2)} ms${name === 'jump' ? '' : ' (target ≤ 1)'}   p99 ${(pct(v, 99) - pct(d, 99)).toFixed(2)} ms${name === 'jump' ? '' : ' (target ≤ 5)'}`,
       );
+    }
+    if (PARTS.has('echo-bulk')) {
+      console.log('keystroke echo while a second session of the same path copies `yes` output in bulk');
+      for (const [name, r] of Object.entries(underBulk))
+        console.log(
+          `  ${name.padEnd(10)} ${show(r.samples)}   the copy meanwhile ${r.mibPerS.toFixed(1)} MiB/s   p99 ratio to direct ${underBulk.direct ? (pct(r.samples, 99) / pct(underBulk.direct.samples, 99)).toFixed(2) : '-'}`,
+        );
     }
   }
 

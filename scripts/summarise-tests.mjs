@@ -3,12 +3,28 @@
 import fs from 'node:fs';
 
 const failures = [];
+/** The first lines of why a test failed, without colour codes, indented under its name. */
+function why(messages) {
+  const lines = (messages ?? [])
+    .join('\n')
+    .replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .filter((l) => l.trim() !== '');
+  const where = lines.find((l) => /^\s*at .*\.(test|spec)\.tsx?:/.test(l));
+  const said = lines.filter((l) => !/^\s*at /.test(l)).slice(0, 5);
+  if (where) said.push(where.trim());
+  return said.length === 0 ? '' : `\n${said.map((l) => `      ${l.slice(0, 300)}`).join('\n')}`;
+}
 /** Playwright's suites nest; a test failed when its last result is neither passed nor skipped. */
 function playwrightFailures(suite, trail) {
   const here = suite.title ? [...trail, suite.title] : trail;
   for (const spec of suite.specs ?? []) {
     for (const test of spec.tests ?? []) {
-      if (test.status === 'unexpected') failures.push(`e2e  ${[...here, spec.title].join(' › ')}`);
+      if (test.status === 'unexpected') {
+        const errors = (test.results ?? []).flatMap((r) => (r.errors ?? []).map((e) => e.message ?? ''));
+        failures.push(`e2e  ${[...here, spec.title].join(' › ')}${why(errors)}`);
+      }
     }
   }
   for (const child of suite.suites ?? []) playwrightFailures(child, here);
@@ -29,7 +45,7 @@ for (const file of process.argv.slice(2)) {
     skipped += report.numPendingTests + report.numTodoTests;
     for (const file of report.testResults ?? []) {
       for (const test of file.assertionResults ?? []) {
-        if (test.status === 'failed') failures.push(`unit ${test.fullName ?? test.title}`);
+        if (test.status === 'failed') failures.push(`unit ${test.fullName ?? test.title}${why(test.failureMessages)}`);
       }
       if ((file.assertionResults ?? []).length === 0 && file.status === 'failed') {
         failures.push(`unit ${file.name}: ${String(file.message ?? '').split('\n')[0]}`);

@@ -97,6 +97,71 @@ test.describe('my account', () => {
     await expect(page.getByText('SSH key E2E laptop deleted')).toBeVisible();
     await expect(keys).toContainText('No SSH keys yet');
   });
+
+  test('a user with a long email is asked to authorize a listed call on a phone: the address is shown whole, wrapping at its joints, and the dialog does not scroll sideways', async ({
+    page,
+    request,
+  }) => {
+    const account = await createUser(request, 'samantha.authorize-of-the-operations-team-east');
+    const key = await generateKey('ed25519');
+    const security = (body: Record<string, unknown>) =>
+      asAdmin(request, 'POST', '/api/security', {
+        api_limit_single_use: false,
+        api_limit_freshness: false,
+        api_limit_endpoints: [],
+        ...body,
+      });
+    await security({
+      api_limit_single_use: true,
+      api_limit_endpoints: [{ method: 'POST', path: '^/api/user/me/ssh-keys$' }],
+    });
+    try {
+      await signIn(page, account, '/account');
+      await page.setViewportSize({ width: 390, height: 844 });
+      const keys = page.getByRole('region', { name: 'SSH keys' });
+      await keys.getByRole('button', { name: 'Add key' }).click();
+      const add = page.getByRole('dialog', { name: 'Add an SSH key' });
+      await add.getByLabel('Name').fill('Phone');
+      await add.getByLabel('Public key').fill(key.line);
+      await add.getByRole('button', { name: 'Add key' }).click();
+
+      const dialog = page.getByRole('dialog', { name: 'Authorize' });
+      await expect(dialog.getByLabel('User Email')).toHaveValue(account.email);
+      // The 240 px field cannot hold it: the line under it gives the address whole, left to right,
+      // broken only before its dots and its at sign or after a hyphen, never inside a word.
+      const whole = dialog.locator('.MuiFormHelperText-root').filter({ hasText: account.email });
+      await expect(whole).toBeVisible();
+      expect(await whole.getAttribute('dir')).toBe('ltr');
+      const lines = await whole.evaluate((element) => {
+        const range = document.createRange();
+        range.selectNodeContents(element);
+        const rows = new Map<number, string>();
+        for (const node of Array.from(element.childNodes)) {
+          if (node.nodeType !== Node.TEXT_NODE) continue;
+          range.selectNodeContents(node);
+          const top = Math.round(range.getBoundingClientRect().top);
+          rows.set(top, (rows.get(top) ?? '') + (node.textContent ?? ''));
+        }
+        return [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, text]) => text);
+      });
+      expect(lines.length, lines.join(' | ')).toBeGreaterThan(1);
+      expect(lines.join('')).toBe(account.email);
+      for (let i = 1; i < lines.length; i += 1)
+        expect(lines[i - 1]!.endsWith('-') || /^[@.]/.test(lines[i]!), `broken at a joint: ${lines.join(' | ')}`).toBe(
+          true,
+        );
+      const sideways = await dialog.locator('.MuiDialogContent-root').evaluate((c) => c.scrollWidth - c.clientWidth);
+      expect(sideways).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `${SCREENS}/authorize-long-email-en-390.png` });
+
+      await dialog.getByLabel('User Password').fill(account.password);
+      await dialog.getByRole('button', { name: 'Authorize' }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByText('SSH key Phone added')).toBeVisible();
+    } finally {
+      await security({});
+    }
+  });
 });
 
 test.describe('password flows', () => {

@@ -30,12 +30,21 @@ export interface Gateway {
   /** The admitted user: email, password and private key file. */
   user: { email: string; password: string; keyFile: string };
   /** Opens an ssh session through the gateway as the user, running `command` (a PTY with -tt when interactive). */
-  ssh(command: string, options?: { interactive?: boolean; input?: string }): SshSession;
+  ssh(command: string, options?: SshOptions): SshSession;
   /** Stops sshd and the agent and removes their files. */
   stop(): void;
 }
 
 /** A running ssh client. */
+/** How the test user's ssh client runs. */
+export interface SshOptions {
+  /** A PTY (-tt), for a shell fed from stdin. */
+  interactive?: boolean;
+  input?: string;
+  /** A PTY of this size (the client runs in a terminal of it, as on a large monitor). */
+  size?: { cols: number; rows: number };
+}
+
 export interface SshSession {
   child: ChildProcess;
   output: () => string;
@@ -114,24 +123,34 @@ export async function startSshd(): Promise<Sshd> {
 }
 
 /** Runs OpenSSH's ssh client with the given arguments (no host key prompts, keys only). */
-export function runSsh(args: string[], input?: string): SshSession {
-  const child = spawn(
-    'ssh',
-    [
-      '-o',
-      'StrictHostKeyChecking=no',
-      '-o',
-      'UserKnownHostsFile=/dev/null',
-      '-o',
-      'BatchMode=yes',
-      '-o',
-      'IdentitiesOnly=yes',
-      '-o',
-      'LogLevel=ERROR',
-      ...args,
-    ],
-    { stdio: ['pipe', 'pipe', 'pipe'] },
-  );
+export function runSsh(args: string[], input?: string, size?: { cols: number; rows: number }): SshSession {
+  const sshArgs = [
+    '-o',
+    'StrictHostKeyChecking=no',
+    '-o',
+    'UserKnownHostsFile=/dev/null',
+    '-o',
+    'BatchMode=yes',
+    '-o',
+    'IdentitiesOnly=yes',
+    '-o',
+    'LogLevel=ERROR',
+    ...args,
+  ];
+  // A sized terminal: util-linux script gives ssh a PTY, stty sizes it, and ssh asks the gateway
+  // for a PTY of that size (the recording's width and height).
+  const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+  const child = size
+    ? spawn(
+        'script',
+        [
+          '-qfec',
+          `stty cols ${String(size.cols)} rows ${String(size.rows)}; exec ssh -tt ${sshArgs.map(quote).join(' ')}`,
+          '/dev/null',
+        ],
+        { stdio: ['pipe', 'pipe', 'pipe'] },
+      )
+    : spawn('ssh', sshArgs, { stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -243,6 +262,7 @@ export async function startGateway(request: APIRequestContext, server: string, p
           ...(command ? [command] : []),
         ],
         options.input,
+        options.size,
       );
       sessions.push(session);
       return session;
@@ -255,4 +275,15 @@ export async function startGateway(request: APIRequestContext, server: string, p
       fs.rmSync(keyDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The id of the user's newest recording: the session a test has just run through the gateway. */
+export async function newestRecordingId(request: APIRequestContext, email: string): Promise<string> {
+  const res = await callApi(
+    request,
+    await adminToken(request),
+    'GET',
+    `/api/recording?user=${encodeURIComponent(email)}&limit=1`,
+  );
+  return ((await res.json()) as { recordings: { id: string }[] }).recordings[0]?.id ?? '';
 }

@@ -3,7 +3,7 @@ import { type APIRequestContext, type Page, expect, test } from '@playwright/tes
 import { ACCOUNTS, SCREENS, signIn } from '../fixtures.js';
 import { adminToken, callApi } from '../identity-helpers.js';
 import { killAllAgents } from './agent-process.js';
-import { type Gateway, startGateway } from './gateway-helpers.js';
+import { type Gateway, newestRecordingId, startGateway } from './gateway-helpers.js';
 
 // Sessions made by the real gateway: OpenSSH ssh -tt → the server's SSH port → a real agent → sshd.
 let gw: Gateway;
@@ -155,13 +155,7 @@ test.describe('session players', () => {
     const run = await gw.ssh('seq 1 300000; echo big-end-$((6*7))').done;
     expect(run.stdout).toContain('big-end-42');
     const admin = await adminToken(request);
-    const res = await callApi(
-      request,
-      admin,
-      'GET',
-      `/api/recording?user=${encodeURIComponent(gw.user.email)}&limit=1`,
-    );
-    const id = ((await res.json()) as { recordings: { id: string }[] }).recordings[0]?.id ?? '';
+    const id = await newestRecordingId(request, gw.user.email);
     const detail = (await (await callApi(request, admin, 'GET', `/api/recording/${id}/data`)).json()) as {
       bytes: number;
     };
@@ -295,14 +289,7 @@ test.describe('session players', () => {
       `echo 'prefix-words-to-cut-0123456789-abcdefghij more words <img src=x onerror="window.__pwned=1"> xss-probe-42 and after'`,
     ).done;
     expect(run.stdout).toContain('xss-probe-42');
-    const admin = await adminToken(request);
-    const res = await callApi(
-      request,
-      admin,
-      'GET',
-      `/api/recording?user=${encodeURIComponent(gw.user.email)}&limit=1`,
-    );
-    const id = ((await res.json()) as { recordings: { id: string }[] }).recordings[0]?.id ?? '';
+    const id = await newestRecordingId(request, gw.user.email);
     await signIn(page, ACCOUNTS.admin);
     await page.goto(`/#/recordings/${id}`);
     const player = page.getByTestId('replay-player');
@@ -320,14 +307,7 @@ test.describe('session players', () => {
   test('reads in Arabic, right to left, with the terminal left to right', async ({ page, request }) => {
     const run = await gw.ssh('echo arabic-check-$((6*7))').done;
     expect(run.stdout).toContain('arabic-check-42');
-    const admin = await adminToken(request);
-    const res = await callApi(
-      request,
-      admin,
-      'GET',
-      `/api/recording?user=${encodeURIComponent(gw.user.email)}&limit=1`,
-    );
-    const id = ((await res.json()) as { recordings: { id: string }[] }).recordings[0]?.id ?? '';
+    const id = await newestRecordingId(request, gw.user.email);
     await signIn(page, ACCOUNTS.admin, '/recordings');
     await page.evaluate(() => localStorage.setItem('locale', 'ar'));
     await page.goto(`/?theme_mode=light#/recordings/${id}`);

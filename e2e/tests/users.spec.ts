@@ -1,6 +1,6 @@
 import { type Page, expect, test } from '@playwright/test';
 import { ACCOUNTS, SCREENS, signIn } from '../fixtures.js';
-import { createUser, uniqueEmail } from './users-api.js';
+import { apiToken, createUser, uniqueEmail } from './users-api.js';
 
 const EMMA = { email: 'emma.rossi@demo.gatehouse.test', password: 'Gatehouse-demo-1' };
 
@@ -151,6 +151,54 @@ test.describe('users screen', () => {
     await expect(held).not.toContainText('identity-admin');
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(grid(page).getByRole('row', { name: new RegExp(email) })).not.toContainText('identity-admin');
+  });
+
+  test('group names are read whole at 1440×900; at 390×844 the list does not scroll sideways and keeps the actions in view', async ({
+    page,
+    request,
+  }) => {
+    const account = await createUser(request, 'grouped', 'Grouped User');
+    const token = await apiToken(request);
+    const suffix = uniqueEmail('g').slice(2, 10);
+    const groups = [`Database administrators of the payments platform ${suffix}`, `On-call ${suffix}`];
+    for (const name of groups) {
+      const headers = { 'authentication-token': token };
+      expect((await request.post('/api/group', { headers, data: { name } })).status()).toBe(201);
+      const put = await request.put(`/api/group/${encodeURIComponent(name)}/users`, {
+        headers,
+        data: { users: [account.email] },
+      });
+      expect(put.ok()).toBe(true);
+    }
+    await signIn(page, ACCOUNTS.admin, '/users');
+    await search(page, account.email);
+    const row = grid(page).getByRole('row', { name: new RegExp(account.email) });
+    await expect(row).toBeVisible();
+    // Each group's chip shows its whole name (wrapped inside the chip, not cut at the cell's edge).
+    for (const name of groups) {
+      const chip = row.locator('.MuiChip-label', { hasText: name });
+      await expect(chip).toHaveText(name);
+      const cut = await chip.evaluate((label) => {
+        const cell = label.closest('[role="gridcell"]');
+        const box = label.getBoundingClientRect();
+        const edge = cell?.getBoundingClientRect();
+        return label.scrollWidth > label.clientWidth + 1 || !edge || box.left < edge.left || box.right > edge.right;
+      });
+      expect(cut, `${name} is cut`).toBe(false);
+    }
+    await page.screenshot({ path: `${SCREENS}/users-groups-1440.png` });
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(row).toContainText(groups[0] ?? '');
+    const scroller = grid(page).locator('.MuiDataGrid-virtualScroller');
+    const sideways = await scroller.evaluate((el) => el.scrollWidth - el.clientWidth);
+    expect(sideways, 'the grid scrolls sideways').toBeLessThanOrEqual(1);
+    for (const name of [/Manage roles of/, /Send a password reset to/, /^Delete /]) {
+      const box = await row.getByRole('button', { name }).boundingBox();
+      expect(box, String(name)).not.toBeNull();
+      expect((box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 390, `${String(name)} in view`).toBe(true);
+    }
+    await page.screenshot({ path: `${SCREENS}/users-groups-390.png` });
   });
 
   test('screens: the users list in English (dark) and Arabic', async ({ page }) => {

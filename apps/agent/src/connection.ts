@@ -9,7 +9,16 @@ import {
   type RecordVideo,
   ServerToAgent,
 } from '@gatehouse/contracts';
-import { type MuxLink, type MuxStream, decodeData, encodeData, noDelay } from '@gatehouse/tunnel';
+import {
+  type MuxLink,
+  type MuxStream,
+  TRACING,
+  decodeData,
+  encodeData,
+  noDelay,
+  trace,
+  traceReads,
+} from '@gatehouse/tunnel';
 import type net from 'node:net';
 import WebSocket from 'ws';
 import type { Log } from './log.js';
@@ -114,7 +123,11 @@ export class AgentConnection {
         if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
       };
       const link: MuxLink = {
-        sendData: (stream, data) => ws.send(encodeData(stream, data)),
+        sendData: (stream, data) => {
+          if (!TRACING) return ws.send(encodeData(stream, data));
+          trace('a.send', stream, data.length);
+          ws.send(encodeData(stream, data), () => trace('a.sent', stream, data.length));
+        },
         sendAck: (stream, bytes) => send({ t: 'ack', stream, bytes }),
         sendEnd: (stream) => {
           if (ws.readyState === WebSocket.OPEN) send({ t: 'end', stream });
@@ -125,7 +138,10 @@ export class AgentConnection {
         },
       };
       // Every stream's small frames share this socket: Nagle off (ws does it too; see noDelay).
-      ws.on('upgrade', (res) => noDelay(res.socket));
+      ws.on('upgrade', (res) => {
+        noDelay(res.socket);
+        if (TRACING) traceReads(res.socket, 'a.read');
+      });
       ws.on('unexpected-response', (_req, res) => {
         if (res.statusCode === 401) {
           reject(new CredentialRevoked('The server no longer accepts this agent’s credential: the host was deleted.'));
@@ -144,6 +160,7 @@ export class AgentConnection {
       ws.on('message', (data: Buffer, isBinary: boolean) => {
         if (isBinary) {
           const frame = decodeData(data);
+          if (frame && TRACING) trace('a.recv', frame.stream, frame.data.length);
           if (frame) this.streams.get(frame.stream)?.receive(frame.data);
           return;
         }

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { MuxStream, type MuxLink, noDelay } from '@gatehouse/tunnel';
+import { MuxStream, type MuxLink, TRACING, noDelay, trace } from '@gatehouse/tunnel';
 import type { Log } from './log.js';
 
 /**
@@ -31,6 +31,10 @@ export function openLocal(
       onOpen(mux, socket);
       // pipe() gives backpressure both ways and carries half-closes: the local service's FIN
       // ends the tunnel's writable side, and the far side's end ends the socket's.
+      if (TRACING) {
+        socket.on('data', (chunk: Buffer) => trace('a.sock', stream, chunk.length));
+        mux.on('data', (chunk: Buffer) => trace('a.write', stream, chunk.length));
+      }
       socket.pipe(mux).pipe(socket);
       socket.once('error', () => mux.destroy());
       // The service closed: finish sending what it wrote (its FIN travels as 'end') rather than

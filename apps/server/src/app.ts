@@ -100,7 +100,7 @@ export async function buildApp(
     ...videoHandlers(services),
     ...bundleHandlers(services),
     ...licenseHandlers(services),
-    ...ssoHandlers(services),
+    ...ssoHandlers(services, config),
   };
   bindRoutes(app, handlers, services.gatekeeper);
   await installConsole(app, config.webDir);

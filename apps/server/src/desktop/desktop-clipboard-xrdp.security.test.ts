@@ -2,14 +2,16 @@ import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_pr
 import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../test/agent-process.js';
+import type { DesktopClipboard } from './desktop-session.js';
 import {
+  type DesktopClient,
   closeDesktop,
   desktopChildren,
   missingDesktopPrograms,
   noDesktopsLeft,
   openDesktop,
 } from '../test/desktop-rig.js';
-import { missingPrograms, near } from '../test/x-display.js';
+import { missingPrograms, near, readSelection } from '../test/x-display.js';
 import { type XrdpGateway, startXrdpGateway } from '../test/xrdp-gateway.js';
 import { XRDP_HOST_PROGRAMS, type XrdpUser } from '../test/xrdp-host.js';
 
@@ -23,36 +25,37 @@ if (skip) console.warn(`xrdp clipboard tests skipped (${why}); CI runs it`);
 /** One host user per policy tried, each with a session of their own colour. */
 const COLOURS = ['#aa3377', '#3377aa'] as const;
 const SIZE = { width: 800, height: 600 };
+/** How long a copy in the session may take to reach the browser (the relay reads it at once). */
+const COPY_OUT_MS = 30_000;
+/** How long the browser waits for a text that must never come. */
+const NOTHING_MS = 10_000;
 /**
- * x11vnc sends the gateway display's selection to the browser only from 15 s after it connected
- * (its sel_waittime), then polls it about every second: looked for until well after that.
+ * Arabic, CJK and Latin-1: beyond RFB's Latin-1, within the BMP. No emoji here: xrdp-chansrv 0.9.21
+ * converts CF_UNICODETEXT one UTF-16 unit at a time (sesman/chansrv/clipboard.c,
+ * clipboard_in_unicode and clipboard_out_unicode, through wchar_t), so a character outside the BMP
+ * empties a paste into the session (the lone surrogate fails wcstombs) and is lost from a copy out
+ * of it. The gateway's part of the path carries emoji unchanged (desktop-clipboard.security.test.ts).
  */
-const COPY_OUT_MS = 45_000;
+const UNICODE = 'مرحبا 你好 café';
 
 type Session = { display: string; env: NodeJS.ProcessEnv };
 
-/** The CLIPBOARD selection's text in the host session ('' when nobody owns it or it cannot be read). */
-function hostClipboard(session: Session): string {
-  try {
-    return execFileSync('xclip', ['-o', '-selection', 'clipboard'], {
-      env: session.env,
-      stdio: ['ignore', 'pipe', 'ignore'],
-      timeout: 5000,
-    }).toString();
-  } catch {
-    return '';
-  }
-}
+/**
+ * The CLIPBOARD selection's text in the host session ('' when nobody owns it or it cannot be read).
+ * Read without blocking this process: a paste from the browser is answered through the gateway's
+ * clipboard relay, which runs here.
+ */
+const hostClipboard = (session: Session) => readSelection(session.env, 'clipboard');
 
-/** The gateway display's CLIPBOARD (FreeRDP's side of the host's clipboard), for failure messages. */
-function gatewayClipboard(): string {
+/** The gateway display's selections (FreeRDP's CLIPBOARD, which the relay owns or reads; PRIMARY unused), for failure messages. */
+async function gatewayClipboard(): Promise<string> {
   const xvfb = desktopChildren().find((p) => p.comm === 'Xvfb');
   if (!xvfb) return '(no gateway display)';
   const argv = readFileSync(`/proc/${xvfb.pid}/cmdline`, 'utf8').split('\0');
   const env = { PATH: process.env.PATH, DISPLAY: argv[1], XAUTHORITY: argv[argv.indexOf('-auth') + 1] };
-  const r = spawnSync('xclip', ['-o', '-selection', 'clipboard'], { env, timeout: 5000 });
-  const targets = spawnSync('xclip', ['-o', '-selection', 'clipboard', '-t', 'TARGETS'], { env, timeout: 5000 });
-  return `gateway CLIPBOARD: ${JSON.stringify(r.stdout?.toString() ?? '')} ${r.stderr?.toString() ?? ''} targets: ${targets.stdout?.toString().split('\n').join(' ') ?? ''}`;
+  const read = (which: 'clipboard' | 'primary', target?: string) =>
+    readSelection(env, which, target).then((t) => JSON.stringify(t));
+  return `gateway CLIPBOARD: ${await read('clipboard')} targets ${await read('clipboard', 'TARGETS')}; PRIMARY: ${await read('primary')}`;
 }
 
 /** What the host session runs and what xrdp-chansrv logged (its per-display log in the user's home), for failure messages. */
@@ -81,6 +84,18 @@ function copyOnHost(session: Session, text: string): void {
   owners.push(child);
 }
 
+/** A program in the host session copies `text`; answers once the session's CLIPBOARD reads it. */
+async function copiedOnHost(session: Session, text: string): Promise<void> {
+  copyOnHost(session, text);
+  expect(
+    await eventually(
+      async () => hostClipboard(session),
+      (t) => t === text,
+      10_000,
+    ),
+  ).toBe(text);
+}
+
 /** The host session's pointer (xdotool in the session, with its authority). */
 function hostPointer(session: Session): { x: number; y: number } {
   const out = execFileSync('xdotool', ['getmouselocation'], { env: session.env, timeout: 5000 }).toString();
@@ -89,9 +104,11 @@ function hostPointer(session: Session): { x: number; y: number } {
 
 /**
  * Issue 18's browser desktop against a real xrdp login: the clipboard crosses the whole path
- * (the host session's CLIPBOARD → xrdp-chansrv → xrdp → FreeRDP's cliprdr → the gateway display →
- * x11vnc → the browser, and the other way) when the rdp definition's rdp_clipboard is `both`, and
- * neither way when it is `off`. The host side is read and set with xclip inside the user's own xrdp session
+ * (the host session's CLIPBOARD → xrdp-chansrv → xrdp → FreeRDP's cliprdr → the gateway display's
+ * CLIPBOARD → the gateway's clipboard relay → a text frame of the desktop's socket → the browser,
+ * and the other way) when
+ * the rdp definition's rdp_clipboard is `both`, only the allowed way under `to-desktop` and
+ * `from-desktop`, and neither way when it is `off`. The host side is read and set with xclip inside the user's own xrdp session
  * (its display, its X authority), where xrdp-chansrv carries the clipboard.
  */
 describe.skipIf(skip)('the browser desktop’s clipboard against a real xrdp login', () => {
@@ -115,7 +132,7 @@ describe.skipIf(skip)('the browser desktop’s clipboard against a real xrdp log
   }, 60_000);
 
   /** Sets rdp_clipboard, opens a browser desktop as a host user and waits for their session's desktop. */
-  async function open(clipboard: 'both' | 'off', hostUser: XrdpUser) {
+  async function open(clipboard: DesktopClipboard, hostUser: XrdpUser) {
     const set = await gateway.server.call('PUT', `/api/tunneldefinition/${gateway.definition.id}`, {
       token: gateway.admin,
       body: { rdp_clipboard: clipboard },
@@ -156,78 +173,118 @@ describe.skipIf(skip)('the browser desktop’s clipboard against a real xrdp log
 
   const close = closeDesktop;
 
-  /*
-   * Does not work today (found by this test, 2026-11-26): xrdp-chansrv announces the session's copy
-   * and FreeRDP takes the gateway display's CLIPBOARD (offering UTF8_STRING and STRING), but the
-   * text it then fetches from the host is empty, so x11vnc has nothing to send (the browser gets only
-   * x11vnc's empty cut buffer). The failure message shows both ends (chansrv's log, the gateway's
-   * CLIPBOARD). Skipped until FreeRDP 2.11 and xrdp-chansrv 0.9.21 exchange text (docs/deploy/desktop.md).
+  /**
+   * The clipboard texts the browser receives (text frames beside RFB) until `text` came or
+   * COPY_OUT_MS passed.
    */
-  it.skip('clipboard both: the xrdp session’s copy reaches the browser', async () => {
-    const { client, session } = await open('both', gateway.host.users[0]!);
-    copyOnHost(session, 'copied-in-xrdp');
-    expect(
-      await eventually(
-        async () => hostClipboard(session),
-        (t) => t === 'copied-in-xrdp',
-        10_000,
-      ),
-    ).toBe('copied-in-xrdp');
-    // x11vnc may first send an empty cut buffer (its 15 s mark): the session's copy must follow.
+  async function copiedToBrowser(client: DesktopClient, text: string) {
     const seen: string[] = [];
     const deadline = Date.now() + COPY_OUT_MS;
-    while (!seen.includes('copied-in-xrdp') && Date.now() < deadline) {
-      const text = await client.serverCutText(deadline - Date.now());
-      if (text === undefined) break;
-      seen.push(text);
+    while (!seen.includes(text) && Date.now() < deadline) {
+      const frame = await client.clipboardFrame(deadline - Date.now());
+      if (frame === undefined) break;
+      seen.push(frame.clipboard?.text ?? `refused: ${frame.clipboard_refused}`);
     }
-    expect(seen, `${sessionDiagnosis(gateway.host.users[0]!, session)}\n${gatewayClipboard()}`).toContain(
-      'copied-in-xrdp',
-    );
+    return seen;
+  }
+
+  /** Nothing of the desktop's clipboard reaches the browser: no text frame, no RFB cut text either. */
+  async function nothingReachesBrowser(client: DesktopClient) {
+    const [frame, cut] = await Promise.all([client.clipboardFrame(NOTHING_MS), client.serverCutText(NOTHING_MS)]);
+    expect(frame).toBeUndefined();
+    expect(cut).toBeUndefined();
+  }
+
+  /**
+   * The session's copy crosses xrdp-chansrv (which answers only CF_UNICODETEXT), FreeRDP (which takes
+   * the gateway display's CLIPBOARD) and the gateway's clipboard relay (which reads it as UTF8_STRING
+   * and sends it to the browser in a text frame, in UTF-8), every character unchanged. Failed before
+   * the relay: x11vnc asked FreeRDP for STRING, which FreeRDP asked the host for as CF_TEXT, and
+   * chansrv answered that with nothing; and through x11vnc (RFB cut text, Latin-1) all but "café"
+   * arrived as '?'.
+   */
+  it('clipboard both: the xrdp session’s copy reaches the browser in full Unicode (Arabic, CJK)', async () => {
+    const { client, session } = await open('both', gateway.host.users[0]!);
+    const text = `copied-in-xrdp ${UNICODE}`;
+    await copiedOnHost(session, text);
+    const seen = await copiedToBrowser(client, text);
+    expect(seen, `${sessionDiagnosis(gateway.host.users[0]!, session)}\n${await gatewayClipboard()}`).toContain(text);
+    // Nothing through RFB: x11vnc exchanges no clipboard.
+    expect(await client.serverCutText(1000)).toBeUndefined();
     await close(client);
   }, 180_000);
 
-  /*
-   * Does not work today (found by this test, 2026-11-26): FreeRDP 2.11's clipboard channel announces
-   * FileGroupDescriptorW with every text the gateway display offers (also with a plain xclip owner
-   * there, not only x11vnc), and xrdp-chansrv 0.9.21 answers any text request as a file request
-   * when that format is listed: it logs "clipboard_c2s_in_files: parse error" and the session reads
-   * an empty CLIPBOARD. RestrictInboundClipboard=file in sesman.ini does not help: chansrv then
-   * refuses the text ("inbound clipboard UTF8_STRING is restricted because of config"). Skipped until
-   * the gateway stops FreeRDP announcing files (docs/deploy/desktop.md, Clipboard).
+  /**
+   * The browser's text (a text frame, UTF-8) becomes, through the relay, a CLIPBOARD that offers only
+   * text with a TARGETS FreeRDP can read, so the host is told only text formats, and every character
+   * arrives unchanged. Failed before the relay: x11vnc owned CLIPBOARD and answered TARGETS with a
+   * property FreeRDP reads as no format, so chansrv kept FreeRDP's first list (FileGroupDescriptorW
+   * in it), asked for a file list instead of the text ("clipboard_c2s_in_files: parse error"), and
+   * the session read an empty CLIPBOARD; and through x11vnc all but Latin-1 became '?'.
    */
-  it.skip('clipboard both: the browser’s paste reaches the xrdp session’s clipboard', async () => {
+  it('clipboard both: the browser’s paste reaches the xrdp session’s clipboard in full Unicode (Arabic, CJK)', async () => {
     const { client, session } = await open('both', gateway.host.users[0]!);
-    client.cutText('pasted-into-xrdp');
+    const text = `pasted-into-xrdp ${UNICODE}`;
+    client.clipboard(text);
     expect(
       await eventually(
         async () => hostClipboard(session),
-        (t) => t === 'pasted-into-xrdp',
+        (t) => t === text,
         30_000,
       ).catch((error: Error) =>
         gateway.diagnose(new Error(`${error.message}\n${sessionDiagnosis(gateway.host.users[0]!, session)}`)),
       ),
-    ).toBe('pasted-into-xrdp');
+    ).toBe(text);
+    await close(client);
+  }, 180_000);
+
+  it('clipboard to-desktop: the browser’s paste reaches the xrdp session, but the session’s copy never reaches the browser', async () => {
+    const { client, session } = await open('to-desktop', gateway.host.users[1]!);
+    client.clipboard('pasted-to-desktop');
+    expect(
+      await eventually(
+        async () => hostClipboard(session),
+        (t) => t === 'pasted-to-desktop',
+        30_000,
+      ),
+    ).toBe('pasted-to-desktop');
+    await copiedOnHost(session, 'copied-secret-to-desktop');
+    await nothingReachesBrowser(client);
+    await close(client);
+  }, 180_000);
+
+  it('clipboard from-desktop: the xrdp session’s copy reaches the browser, but the browser’s paste never reaches the session', async () => {
+    const { client, session, settled } = await open('from-desktop', gateway.host.users[1]!);
+    await copiedOnHost(session, 'copied-from-desktop');
+    expect(await copiedToBrowser(client, 'copied-from-desktop')).toContain('copied-from-desktop');
+    // A hostile browser sends a clipboard text anyway (and RFB cut text): the gateway refuses it.
+    client.clipboard('pasted-secret-from-desktop');
+    client.cutText('pasted-secret-from-desktop');
+    expect(await client.clipboardFrame(10_000)).toEqual({
+      clipboard_refused: 'This desktop’s definition lets no text into the desktop: nothing was sent.',
+      code: 'not-allowed',
+    });
+    await settled(124);
+    // The session's own copy is still what its clipboard holds: the browser's paste replaced nothing.
+    expect(await hostClipboard(session)).toBe('copied-from-desktop');
     await close(client);
   }, 180_000);
 
   it('clipboard off: the browser’s paste never reaches the xrdp session and the session’s copy never reaches the browser', async () => {
     const { client, session, settled } = await open('off', gateway.host.users[1]!);
     // Something in the session owns the clipboard, readable there (so a paste from the browser would replace it).
-    copyOnHost(session, 'copied-in-xrdp-off');
-    expect(
-      await eventually(
-        async () => hostClipboard(session),
-        (t) => t === 'copied-in-xrdp-off',
-        10_000,
-      ),
-    ).toBe('copied-in-xrdp-off');
+    await copiedOnHost(session, 'copied-in-xrdp-off');
+    // A hostile browser sends a clipboard text anyway (and RFB cut text): the gateway refuses it.
+    client.clipboard('pasted-secret-off');
     client.cutText('pasted-secret-off');
+    expect(await client.clipboardFrame(10_000)).toEqual({
+      clipboard_refused: 'This desktop’s definition lets no text into the desktop: nothing was sent.',
+      code: 'not-allowed',
+    });
     // The browser's input after the paste reached the session: so did anything the paste could do.
     await settled(123);
-    // Long past x11vnc's 15 s: nothing of the session's clipboard reached the browser.
-    expect(await client.serverCutText(COPY_OUT_MS)).toBeUndefined();
-    expect(hostClipboard(session)).toBe('copied-in-xrdp-off');
+    await nothingReachesBrowser(client);
+    expect(await hostClipboard(session)).toBe('copied-in-xrdp-off');
     await close(client);
   }, 180_000);
 });

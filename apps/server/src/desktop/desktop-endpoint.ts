@@ -3,9 +3,12 @@ import type net from 'node:net';
 import os from 'node:os';
 import type { Duplex } from 'node:stream';
 import {
+  DESKTOP_CLIPBOARD_TOO_LONG,
   DESKTOP_CLOSE,
   DESKTOP_CONNECT_PATH,
   DESKTOP_WATCH_PATH,
+  type DesktopClipboardRefused,
+  DesktopClipboardText,
   DesktopHello,
   DesktopResize,
   DesktopWatchHello,
@@ -29,6 +32,7 @@ import {
   DesktopUnavailable,
   DesktopUnreachable,
   desktopSupportProblem,
+  relayDirections,
 } from './desktop-session.js';
 import { DesktopVideo } from './desktop-video.js';
 import { DesktopWatchRelay, bridge, relayedDesktops } from './desktop-relay.js';
@@ -53,8 +57,11 @@ export function defaultDesktopMax(cores: number, totalMemory: number): number {
 }
 /** How long the browser may take to send its first message. */
 export const HELLO_DEADLINE_MS = 10_000;
-/** Largest WebSocket message taken (RFB input and clipboard; the hello is far smaller). */
-export const DESKTOP_MAX_MESSAGE_BYTES = 1024 * 1024;
+/**
+ * Largest WebSocket message taken (RFB input, and the clipboard's text frame: up to
+ * DESKTOP_CLIPBOARD_MAX_BYTES of UTF-8, which JSON may escape to six bytes a character).
+ */
+export const DESKTOP_MAX_MESSAGE_BYTES = 2 * 1024 * 1024;
 /** Largest first message (the hello). */
 const MAX_HELLO_BYTES = 8 * 1024;
 
@@ -439,6 +446,37 @@ export function attachDesktopEndpoint(
           clipboard: session.clipboard,
         }),
       );
+      /** A clipboard text the gateway did not take: the browser shows why. */
+      const refuseClipboard = (code: DesktopClipboardRefused['code'], why: string) => {
+        if (ws.readyState === ws.OPEN)
+          ws.send(JSON.stringify({ clipboard_refused: why, code } satisfies DesktopClipboardRefused));
+      };
+      /**
+       * The browser's clipboard text (docs/deploy/desktop.md, Clipboard): checked against the
+       * definition's policy here, whatever the console offered, then owned as the desktop's
+       * CLIPBOARD by the relay. The recording says how much, never what.
+       */
+      const pasted = (value: object) => {
+        if (!relayDirections(session.clipboard).toDesktop)
+          return refuseClipboard(
+            'not-allowed',
+            'This desktop’s definition lets no text into the desktop: nothing was sent.',
+          );
+        const message = DesktopClipboardText.safeParse(value);
+        if (!message.success) {
+          const why = message.error.issues[0]?.message ?? 'malformed message';
+          return refuseClipboard(
+            why === DESKTOP_CLIPBOARD_TOO_LONG ? 'too-long' : 'malformed',
+            `The clipboard text was refused: ${why}`.replace(/\.?$/, '.'),
+          );
+        }
+        const { text } = message.data.clipboard;
+        if (!session.paste(text))
+          return refuseClipboard('unavailable', 'The desktop’s clipboard is not available: nothing was sent.');
+        rec.recorder.output(
+          Buffer.from(`Clipboard: ${Buffer.byteLength(text)} bytes of text from the browser to the desktop\r\n`),
+        );
+      };
       bridge(
         ws,
         session.openControl(),
@@ -449,18 +487,35 @@ export function attachDesktopEndpoint(
             entry.end(DESKTOP_CLOSE.ENDED, 'The desktop server closed the connection.', 'closed'),
           ),
         (text) => {
-          // The browser's area changed size (docs/deploy/desktop.md): bounded and rate-limited by the session.
           let value: unknown;
           try {
             value = JSON.parse(text);
           } catch {
+            // A clipboard text cut short or garbled is answered; anything else unreadable is ignored.
+            if (text.trimStart().startsWith('{"clipboard"'))
+              refuseClipboard(
+                'malformed',
+                'The clipboard text was not readable JSON: nothing was sent to the desktop.',
+              );
             return;
           }
+          // The browser's area changed size (docs/deploy/desktop.md): bounded and rate-limited by the session.
           const asked = DesktopResize.safeParse(value);
           if (asked.success)
-            detach(log, 'resizing a desktop', session.resize(asked.data.resize.width, asked.data.resize.height));
+            return detach(log, 'resizing a desktop', session.resize(asked.data.resize.width, asked.data.resize.height));
+          if (typeof value === 'object' && value !== null && 'clipboard' in value) pasted(value);
         },
       );
+      // The host copied: its text goes to this browser only (never to watchers), when the policy lets text out.
+      session.on('clipboard', (text: string) => {
+        if (!relayDirections(session.clipboard).fromDesktop || ws.readyState !== ws.OPEN) return;
+        ws.send(JSON.stringify({ clipboard: { text } } satisfies DesktopClipboardText));
+        rec.recorder.output(
+          Buffer.from(
+            `Clipboard: ${Buffer.byteLength(text)} bytes of text copied on the desktop sent to the browser\r\n`,
+          ),
+        );
+      });
       // The browser leaves: the desktop ends with it.
       ws.once('close', () =>
         detach(log, 'ending a desktop', entry.end(DESKTOP_CLOSE.ENDED, 'The browser closed the desktop.', 'closed')),

@@ -39,10 +39,11 @@ export function sendableCloseCode(code: number): boolean {
 
 /**
  * Pipes RFB between a WebSocket (binary frames) and a desktop's RFB socket, with backpressure
- * both ways. Text frames after the hello go to `onText` (resize requests), else are ignored.
- * Closing either side ends the other.
+ * both ways. Text frames after the hello go to `onText` (resize requests and clipboard texts, as
+ * large as the socket's largest message), else are ignored. Closing either side ends the other.
  */
 export function bridge(ws: WebSocket, socket: net.Socket, onEnd: () => void, onText?: (text: string) => void): void {
+  let waitingForDrain = false;
   socket.on('data', (chunk: Buffer) => {
     if (ws.readyState !== WebSocket.OPEN) return;
     ws.send(chunk, { binary: true });
@@ -58,13 +59,19 @@ export function bridge(ws: WebSocket, socket: net.Socket, onEnd: () => void, onT
   });
   ws.on('message', (data: Buffer, isBinary: boolean) => {
     if (!isBinary) {
-      if (data.length <= 256) onText?.(data.toString('utf8'));
+      onText?.(data.toString('utf8'));
       return;
     }
     if (socket.destroyed) return;
-    if (!socket.write(data)) {
+    // Messages already read keep coming after ws.pause(): one wait for the drain, not one each
+    // (a client asking for updates faster than a busy x11vnc reads them piled up listeners).
+    if (!socket.write(data) && !waitingForDrain) {
+      waitingForDrain = true;
       ws.pause();
-      socket.once('drain', () => ws.resume());
+      socket.once('drain', () => {
+        waitingForDrain = false;
+        ws.resume();
+      });
     }
   });
   socket.on('error', () => undefined);

@@ -20,6 +20,12 @@ const HOST = { width: 1024, height: 768 };
 /** The browser's screen, which the hello tells: the gateway's X screen (and the film) is this large. */
 const SCREEN = { width: 1440, height: 900 };
 
+/** The size a desktop client was last told (read after a frame, so a DesktopSize has been taken). */
+async function shown(client: DesktopClient): Promise<{ width: number; height: number; sizes: unknown[] }> {
+  await client.pixel(10, 10);
+  return { width: client.width, height: client.height, sizes: client.sizes };
+}
+
 function near(actual: [number, number, number], expected: [number, number, number], tolerance: number): boolean {
   return actual.every((v, i) => Math.abs(v - expected[i]!) <= tolerance);
 }
@@ -88,15 +94,15 @@ describe.skipIf(skip)('a browser desktop follows the browser’s area, and its w
     // and 5 s, which a loaded machine can stretch.)
     client.send({ resize: { width: 1000, height: 700 } });
     await eventually(
-      () => client.pixel(10, 10),
-      () => client.width === 1000 && client.height === 700,
+      () => shown(client),
+      (now) => now.width === 1000 && now.height === 700,
       30_000,
     );
     expect(client.sizes.at(-1)).toEqual({ width: 1000, height: 700 });
     expect(near(await client.pixel(500, 350), ORANGE, 8)).toBe(true);
     await eventually(
-      () => watcher.pixel(10, 10),
-      () => watcher.width === 1000 && watcher.height === 700,
+      () => shown(watcher),
+      (now) => now.width === 1000 && now.height === 700,
       15_000,
     );
     watcher.close();
@@ -111,8 +117,8 @@ describe.skipIf(skip)('a browser desktop follows the browser’s area, and its w
     ])
       client.send({ resize: { width: w, height: h } });
     await eventually(
-      () => client.pixel(10, 10),
-      () => client.width === 640 && client.height === 480,
+      () => shown(client),
+      (now) => now.width === 640 && now.height === 480,
       15_000,
     );
     expect(client.sizes.length - before).toBeLessThanOrEqual(2);
@@ -122,8 +128,8 @@ describe.skipIf(skip)('a browser desktop follows the browser’s area, and its w
     client.ws.send('not json');
     client.send({ resize: { width: 4000, height: 2000 } });
     await eventually(
-      () => client.pixel(10, 10),
-      () => client.width === SCREEN.width && client.height === SCREEN.height,
+      () => shown(client),
+      (now) => now.width === SCREEN.width && now.height === SCREEN.height,
       15_000,
     );
     expect(near(await client.pixel(300, 300), ORANGE, 8)).toBe(true);

@@ -7,6 +7,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
+import { ClipboardRelay, type RelayDirections } from './clipboard-relay.js';
 import { countTopLevelWindows, focusLargestWindow, largestWindowSize, resizeLargestWindow } from './x11-probe.js';
 
 /** What a user reads when the desktop programs are missing on the server. */
@@ -244,23 +245,29 @@ async function waitForFile(file: string, child: Child, timeoutMs: number): Promi
 export type DesktopClipboard = 'both' | 'to-desktop' | 'from-desktop' | 'off';
 
 /**
- * x11vnc's selection options for a clipboard policy (x11vnc -help): -nosel exchanges nothing
- * (CLIPBOARD, PRIMARY and the cut buffer); -seldir recv only takes the viewer's text and -seldir
- * send only sends the display's, and the -no(set)primary/-no(set)clipboard pairs close the same
- * direction again per selection.
+ * x11vnc's selection options, whatever the policy (x11vnc -help): it exchanges no clipboard at
+ * all. RFB's cut text is Latin-1 only, so the browser's clipboard travels in UTF-8 outside RFB, in
+ * text frames of the desktop's socket, to the clipboard relay (clipboard-relay.ts), which owns and
+ * reads FreeRDP's CLIPBOARD. -nosel exchanges nothing (CLIPBOARD, PRIMARY and the cut buffer);
+ * -noprimary/-nosetprimary/-noclipboard/-nosetclipboard close each way again, and -input KMB takes
+ * keys, mouse and buttons but no clipboard input (a viewer's cut text is dropped).
  */
-export function vncClipboardArgs(clipboard: DesktopClipboard): string[] {
-  switch (clipboard) {
-    case 'both':
-      return [];
-    case 'to-desktop':
-      return ['-seldir', 'recv', '-noprimary', '-noclipboard'];
-    case 'from-desktop':
-      // -input KMB: keys, mouse and buttons, no clipboard input (the viewer's cut text is dropped).
-      return ['-seldir', 'send', '-nosetprimary', '-nosetclipboard', '-input', 'KMB'];
-    case 'off':
-      return ['-nosel', '-noprimary', '-nosetprimary', '-noclipboard', '-nosetclipboard', '-input', 'KMB'];
-  }
+export const VNC_NO_CLIPBOARD_ARGS = [
+  '-nosel',
+  '-noprimary',
+  '-nosetprimary',
+  '-noclipboard',
+  '-nosetclipboard',
+  '-input',
+  'KMB',
+] as const;
+
+/** The ways the clipboard relay carries text for a policy (none when off). */
+export function relayDirections(clipboard: DesktopClipboard): RelayDirections {
+  return {
+    toDesktop: clipboard === 'both' || clipboard === 'to-desktop',
+    fromDesktop: clipboard === 'both' || clipboard === 'from-desktop',
+  };
 }
 
 /** What a desktop needs to start. */
@@ -274,7 +281,7 @@ export interface DesktopOptions {
   screen?: { width: number; height: number } | undefined;
   /**
    * The definition's clipboard policy (default 'both'): 'off' starts FreeRDP without its clipboard
-   * channel and x11vnc without selection exchange; one direction lets x11vnc carry only that one.
+   * channel and no clipboard relay; one direction lets the relay carry only that one.
    */
   clipboard?: DesktopClipboard | undefined;
   /** Given to FreeRDP on its stdin only; never in its arguments, environment or any log. */
@@ -315,6 +322,7 @@ export class DesktopSession extends EventEmitter {
   private xvfb: Child | undefined;
   private xfreerdp: Child | undefined;
   private x11vnc: Child | undefined;
+  private relay: ClipboardRelay | undefined;
   private viewer: Child | undefined;
   private viewerStarting: Promise<void> | undefined;
   private ffmpeg: Child | undefined;
@@ -451,6 +459,7 @@ export class DesktopSession extends EventEmitter {
       await desktop.startRdpSocket();
       await desktop.startFreeRdp();
       desktop.startVideo();
+      await desktop.startRelay();
       await desktop.startVnc();
     } catch (error) {
       await desktop.stop();
@@ -570,7 +579,7 @@ export class DesktopSession extends EventEmitter {
         '/bpp:24',
         // Its window resized (resize()), FreeRDP asks the host for that resolution (RDP display control).
         '/dynamic-resolution',
-        // FreeRDP 2 has no one-way clipboard: a one-way policy is held by x11vnc (vncClipboardArgs).
+        // FreeRDP 2 has no one-way clipboard: a one-way policy is held by the relay (startRelay).
         ...(this.clipboard === 'off' ? ['-clipboard'] : ['+clipboard']),
         '-grab-keyboard',
         '-decorations',
@@ -670,6 +679,28 @@ export class DesktopSession extends EventEmitter {
     });
   }
 
+  /**
+   * The clipboard relay on FreeRDP's CLIPBOARD (none when the clipboard is off): the host's copies
+   * are emitted as 'clipboard' (only when the policy lets text out), paste() offers the browser's.
+   */
+  private async startRelay(): Promise<void> {
+    if (this.clipboard === 'off') return;
+    const warn = (message: string) => this.options.log.warn({}, message);
+    const copied = (text: string) => {
+      if (!this.stopping) this.emit('clipboard', text);
+    };
+    this.relay = await ClipboardRelay.start(
+      this.display,
+      this.cookie,
+      relayDirections(this.clipboard),
+      warn,
+      copied,
+    ).catch((error: Error) => {
+      warn(`the desktop's clipboard relay did not start, so its clipboard does not work: ${error.message}`);
+      return undefined;
+    });
+  }
+
   private vncArgs(socket: string, viewOnly: boolean): string[] {
     return [
       ['-display', `:${this.display}`, '-auth', this.xauthority, '-unixsock', socket],
@@ -678,19 +709,15 @@ export class DesktopSession extends EventEmitter {
       // No TCP listener at all (IPv4 or IPv6): only the unix socket in the 0700 folder.
       ['-rfbport', '0', '-rfbportv6', '-1', '-no6', '-noipv6'],
       ['-nopw', '-shared', '-forever', '-noxdamage', '-quiet'],
-      viewOnly ? ['-viewonly', '-nosel'] : vncClipboardArgs(this.clipboard),
+      // No clipboard through RFB, for the user (clipboard-relay.ts carries it) or watchers (none).
+      [...(viewOnly ? ['-viewonly'] : []), ...VNC_NO_CLIPBOARD_ARGS],
     ].flat();
   }
 
-  /**
-   * x11vnc's environment: X11VNC_AVOID_WINDOWS=never, or x11vnc, seeing no window manager, waits
-   * 45 s after a viewer connects (in case a display manager still runs) before it creates the
-   * window that owns the selections, and the browser's paste would reach nothing until then.
-   */
+  /** x11vnc's environment. */
   private vncEnv(viewOnly: boolean): NodeJS.ProcessEnv {
     return {
       ...this.env(),
-      X11VNC_AVOID_WINDOWS: 'never',
       // Each x11vnc reads its remote-control commands (resize()) from its own root window property:
       // with one shared property only one of them would take a command.
       X11VNC_REMOTE: viewOnly ? 'GH_X11VNC_REMOTE_VIEW' : 'GH_X11VNC_REMOTE_CONTROL',
@@ -704,6 +731,16 @@ export class DesktopSession extends EventEmitter {
       throw new DesktopUnavailable(`x11vnc did not start: ${error.message.slice(0, 160)}`);
     });
     this.resendClipLater(false, { ...this.size });
+  }
+
+  /**
+   * The browser's text becomes the desktop's clipboard (the relay owns FreeRDP's CLIPBOARD with
+   * it). Answers false, changing nothing, when the policy lets no text into the desktop, the relay
+   * is not running or the text is too long.
+   */
+  paste(text: string): boolean {
+    if (this.stopping || !relayDirections(this.clipboard).toDesktop) return false;
+    return this.relay?.offer(text) ?? false;
   }
 
   /** Ends the desktop by itself when FreeRDP (the user logged off), the display or x11vnc ends. */
@@ -750,15 +787,24 @@ export class DesktopSession extends EventEmitter {
       }, delay).unref();
   }
 
-  /** Tells one x11vnc (the user's or the watchers') to show the desktop's current part of the screen. */
+  /**
+   * Tells one x11vnc (the user's or the watchers') to show the desktop's current part of the
+   * screen, and waits for it to acknowledge (-sync). A busy x11vnc that has not answered within
+   * x11vnc's few seconds is asked again, up to three times in all.
+   */
   private async sendClip(viewOnly: boolean): Promise<void> {
-    const { width, height } = this.size;
-    const clip = run(
-      this.programs.x11vnc,
-      ['-display', `:${this.display}`, '-auth', this.xauthority, '-R', `clip:${width}x${height}+0+0`],
-      this.vncEnv(viewOnly),
-    );
-    await clip.exited;
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      if (this.stopping || !alive(viewOnly ? this.viewer : this.x11vnc)) return;
+      const { width, height } = this.size;
+      const clip = run(
+        this.programs.x11vnc,
+        ['-display', `:${this.display}`, '-auth', this.xauthority, '-sync', '-R', `clip:${width}x${height}+0+0`],
+        this.vncEnv(viewOnly),
+      );
+      const { code } = await clip.exited;
+      if (code === 0) return;
+      this.options.log.debug({ attempt, code, viewOnly }, 'x11vnc did not acknowledge the new size');
+    }
   }
 
   /** A connection to the view-only RFB server (started on first use): input is never delivered. */
@@ -792,6 +838,7 @@ export class DesktopSession extends EventEmitter {
         await ffmpeg.exited;
       }
       for (const stream of this.streams) stream.destroy();
+      this.relay?.close();
       await Promise.all([stopChild(this.xfreerdp), stopChild(this.x11vnc), stopChild(this.viewer)]);
       await stopChild(this.xvfb);
       this.rdpServer?.close();

@@ -36,29 +36,43 @@ function pad(data: Buffer): Buffer {
   return Buffer.concat([data, Buffer.alloc(padded(data.length) - data.length)]);
 }
 
-/** A minimal X11 connection: the root window and requests answered one at a time (replies or errors). */
-interface X11Connection {
+/** A minimal X11 connection: the root window, requests (replies and errors matched by sequence number) and events. */
+export interface X11Connection {
   root: number;
+  /** The first resource id this connection may give its windows (and the bits it may use above it). */
+  idBase: number;
+  idMask: number;
   /** Sends a request that has a reply; answers the reply (32 bytes and any extra), or rejects on an X error. */
   ask(request: Buffer): Promise<Buffer>;
-  /** Sends a request without a reply. */
+  /** Sends a request without a reply (an error it causes is ignored). */
   send(request: Buffer): void;
   close(): void;
+  /** Settles when the connection ended (closed, or the display went away). */
+  closed: Promise<void>;
 }
 
-function openX11(display: number, cookie: Buffer): Promise<X11Connection> {
+/**
+ * Connects to an X display over its unix socket with its MIT-MAGIC-COOKIE-1. `onEvent` receives each
+ * event (32 bytes, the send-event bit cleared from its code).
+ */
+export function openX11(display: number, cookie: Buffer, onEvent?: (event: Buffer) => void): Promise<X11Connection> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(`/tmp/.X11-unix/X${display}`);
     let buffer = Buffer.alloc(0);
     let connected: X11Connection | undefined;
-    const waiting: { resolve: (b: Buffer) => void; reject: (e: Error) => void }[] = [];
+    let sequence = 0;
+    const waiting = new Map<number, { resolve: (b: Buffer) => void; reject: (e: Error) => void }>();
     const timer = setTimeout(() => fail(new Error(`display :${display} did not answer`)), PROBE_TIMEOUT_MS);
+    const closed = new Promise<void>((done) => socket.once('close', () => done()));
     const fail = (error: Error) => {
       clearTimeout(timer);
       socket.destroy();
-      for (const w of waiting.splice(0)) w.reject(error);
       reject(error);
     };
+    socket.once('close', () => {
+      for (const w of waiting.values()) w.reject(new Error(`display :${display} closed the connection`));
+      waiting.clear();
+    });
     socket.on('error', fail);
     socket.on('connect', () => {
       const name = Buffer.from('MIT-MAGIC-COOKIE-1');
@@ -78,17 +92,29 @@ function openX11(display: number, cookie: Buffer): Promise<X11Connection> {
         if (buffer[0] !== 1) return fail(new Error(`display :${display} refused the connection`));
         const screen = 40 + padded(buffer.readUInt16LE(24)) + 8 * buffer[29]!;
         const root = buffer.readUInt32LE(screen);
+        const idBase = buffer.readUInt32LE(12);
+        const idMask = buffer.readUInt32LE(16);
         buffer = buffer.subarray(total);
         clearTimeout(timer);
+        const write = (request: Buffer) => {
+          sequence = (sequence + 1) & 0xffff;
+          socket.write(request);
+          return sequence;
+        };
         connected = {
           root,
+          idBase,
+          idMask,
           ask: (request) =>
             new Promise((res, rej) => {
-              waiting.push({ resolve: res, reject: rej });
-              socket.write(request);
+              if (socket.destroyed) return rej(new Error(`display :${display} closed the connection`));
+              waiting.set(write(request), { resolve: res, reject: rej });
             }),
-          send: (request) => socket.write(request),
+          send: (request) => {
+            if (!socket.destroyed) write(request);
+          },
           close: () => socket.destroy(),
+          closed,
         };
         resolve(connected);
       }
@@ -98,36 +124,77 @@ function openX11(display: number, cookie: Buffer): Promise<X11Connection> {
         if (buffer.length < size) return;
         const message = buffer.subarray(0, size);
         buffer = buffer.subarray(size);
-        if (message[0] === 1) waiting.shift()?.resolve(message);
-        else if (message[0] === 0) waiting.shift()?.reject(new Error(`X error ${message[1]}`));
+        const code = message[0]! & 0x7f;
+        if (code > 1) {
+          onEvent?.(Buffer.from(message));
+          continue;
+        }
+        const seq = message.readUInt16LE(2);
+        const waiter = waiting.get(seq);
+        waiting.delete(seq);
+        if (code === 1) waiter?.resolve(message);
+        else waiter?.reject(new Error(`X error ${message[1]}`));
       }
     });
   });
 }
 
-/** FreeRDP's window: the largest top-level window (the others are 1x1 clipboard helpers of FreeRDP's and x11vnc's). */
-async function largestWindow(x: X11Connection): Promise<{ id: number; width: number; height: number }> {
+/** A top-level window and where it is. */
+interface Placed {
+  id: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The root's children (QueryTree) with their geometry (GetGeometry); a window gone meanwhile is left out. */
+async function topLevelWindows(x: X11Connection): Promise<Placed[]> {
   const query = Buffer.alloc(8);
   query.writeUInt8(15, 0); // QueryTree
   query.writeUInt16LE(2, 2);
   query.writeUInt32LE(x.root, 4);
   const tree = await x.ask(query);
-  const count = tree.readUInt16LE(16);
-  let best: { id: number; width: number; height: number } | undefined;
-  for (let i = 0; i < count; i += 1) {
+  const windows: Placed[] = [];
+  for (let i = 0; i < tree.readUInt16LE(16); i += 1) {
     const id = tree.readUInt32LE(32 + 4 * i);
     const geometry = Buffer.alloc(8);
     geometry.writeUInt8(14, 0); // GetGeometry
     geometry.writeUInt16LE(2, 2);
     geometry.writeUInt32LE(id, 4);
     const answer = await x.ask(geometry).catch(() => undefined);
-    if (!answer) continue;
-    const width = answer.readUInt16LE(16);
-    const height = answer.readUInt16LE(18);
-    if (!best || width * height > best.width * best.height) best = { id, width, height };
+    if (answer)
+      windows.push({
+        id,
+        x: answer.readInt16LE(12),
+        y: answer.readInt16LE(14),
+        width: answer.readUInt16LE(16),
+        height: answer.readUInt16LE(18),
+      });
   }
+  return windows;
+}
+
+/** FreeRDP's window: the largest top-level window (the others are 1x1 clipboard helpers of FreeRDP's and x11vnc's). */
+async function largestWindow(x: X11Connection): Promise<Placed> {
+  let best: Placed | undefined;
+  for (const w of await topLevelWindows(x)) if (!best || w.width * w.height > best.width * best.height) best = w;
   if (!best) throw new Error('no FreeRDP window on the display');
   return best;
+}
+
+/**
+ * Whether x11vnc's selection window exists on the display: x11vnc makes it (1x1 at +3+2, never
+ * mapped) on the first pass of its X event checks, and only through it can it take the selections
+ * with the browser's paste.
+ */
+export async function hasSelectionWindow(display: number, cookie: Buffer): Promise<boolean> {
+  const x = await openX11(display, cookie);
+  try {
+    return (await topLevelWindows(x)).some((w) => w.x === 3 && w.y === 2 && w.width === 1 && w.height === 1);
+  } finally {
+    x.close();
+  }
 }
 
 /**

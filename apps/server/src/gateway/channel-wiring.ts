@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream';
 import type { ClientChannel, ServerChannel } from 'ssh2';
+import { TRACING, trace } from '@gatehouse/tunnel';
 import type { Recorder } from '../recordings/recorder.js';
 
 /** Sees a file-transfer channel's bytes as they pass (transfers/sftp-observer.ts, scp-observer.ts). */
@@ -93,7 +94,9 @@ export function wireChannel(
   const forward = (target: NodeJS.WritableStream, record: Recorder | undefined, data: Buffer) => {
     touch();
     record?.output(data);
-    if (!target.write(data) && !holds.has('user')) {
+    const taken = target.write(data);
+    if (TRACING) trace('g.user', 0, data.length);
+    if (!taken && !holds.has('user')) {
       hold('user');
       user.once('drain', () => release('user'));
     }
@@ -105,6 +108,7 @@ export function wireChannel(
   };
   if (tap) host.on('data', (data: Buffer) => tap.fromHost(data));
   const outputRecorder = () => (tap && !tap.passthrough ? undefined : recorder);
+  if (TRACING) host.on('data', (data: Buffer) => trace('g.host', 0, data.length));
   host.on('data', (data: Buffer) => forward(user, outputRecorder(), data));
   host.stderr.on('data', (data: Buffer) => forward(user.stderr, recorder, data));
   // The user's input, the same way: it waits while the host's side is full, and (when input is
@@ -121,6 +125,7 @@ export function wireChannel(
   };
   const inputRecorder = () => (captureInput && !(tap && !tap.passthrough) ? recorder : undefined);
   user.on('data', (data: Buffer) => {
+    if (TRACING) trace('g.in', 0, data.length);
     touch();
     // Seen before it is passed on: the host cannot answer a request the observer has not seen.
     tap?.fromClient(data);

@@ -395,6 +395,19 @@ describe('the request binder', () => {
       expect(seen).toMatchObject({ name: 'authorize', principal: 'reader-stale@x.test' });
       expect(state.asked).toEqual([]);
     });
+
+    it('the passkey challenge that re-authorizing needs is never limited, or a broad pattern would lock passkey users out', async () => {
+      for (const limit of ['single-use', 'freshness'] as const) {
+        state.limit = limit;
+        const res = await call('POST', '/api/auth/second-factor/options', { token: 'reader-stale' });
+        expect(res.status, limit).toBe(200);
+        expect(seen).toMatchObject({ name: 'secondFactorPasskeyOptions', principal: 'reader-stale@x.test' });
+      }
+      expect(state.asked).toEqual([]);
+      // The exemption is that route's alone: registering a passkey, listed, still needs a re-authorization.
+      const register = await call('POST', '/api/user/passkeys/options', { token: 'reader-stale' });
+      expect(register).toMatchObject({ status: 401, body: { reauth: 'freshness' } });
+    });
   });
 
   describe('validation and the answer', () => {

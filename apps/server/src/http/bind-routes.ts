@@ -147,6 +147,12 @@ function checkSecondFactor(route: RouteContract, principal: Principal) {
 }
 
 /**
+ * The calls that re-authorize: with the password, or the second factor after a single sign-on; and
+ * the passkey challenge either of them needs first (issue 20).
+ */
+const REAUTHORIZING = new Set(['auth.authorize', 'sso.second-factor', 'two-factor.passkey.challenge']);
+
+/**
  * Re-authorization (spec §2.6): a one-shot token authenticates exactly one call; calls the
  * security settings list need one (single-use) or a token issued minutes ago (freshness), and
  * routes marked fresh need either.
@@ -156,7 +162,7 @@ async function checkFreshness(route: RouteContract, request: FastifyRequest, pri
   if (oneShot && !(await gate.consumeOneShot(principal.tokenHash)))
     throw new HttpError(401, 'This authorization was used already: authorize again.');
   // Re-authorizing itself is never limited, or a broad pattern would lock everyone out.
-  if (route.id === 'auth.authorize') return;
+  if (REAUTHORIZING.has(route.id)) return;
   const fresh = Date.now() - principal.issuedAt.getTime() < FRESH_TOKEN_SECONDS * 1000;
   // The route that will run decides, whatever encoding of its path (or HEAD for GET) reached it.
   const limit = await gate.limitFor(route);

@@ -7,7 +7,7 @@ import {
   type RecordVideo,
   type ServerToAgent,
 } from '@gatehouse/contracts';
-import { MuxStream, type MuxLink, decodeData, encodeData } from '@gatehouse/tunnel';
+import { MuxStream, type MuxLink, TRACING, decodeData, encodeData, trace, traceReads } from '@gatehouse/tunnel';
 import type { FastifyBaseLogger } from 'fastify';
 import WebSocket from 'ws';
 import { AGENT_MESSAGE_LIMITS, AgentMessageLimits, type AgentMessageKind } from './agent-limits.js';
@@ -105,6 +105,11 @@ export class AgentSession {
       onFlood: (session: AgentSession, flood: AgentFlood) => void;
     },
   ) {
+    if (TRACING) {
+      const socket = (ws as unknown as { _socket?: { prependListener(e: 'data', l: (c: Buffer) => void): unknown } })
+        ._socket;
+      if (socket) traceReads(socket, 's.read');
+    }
     ws.on('pong', () => {
       this.lastPong = Date.now();
       this.unansweredPings = 0;
@@ -117,7 +122,10 @@ export class AgentSession {
   }
 
   private readonly link: MuxLink = {
-    sendData: (stream, data) => this.ws.send(encodeData(stream, data)),
+    sendData: (stream, data) => {
+      if (TRACING) trace('s.send', stream, data.length);
+      this.ws.send(encodeData(stream, data));
+    },
     sendAck: (stream, bytes) => this.send({ t: 'ack', stream, bytes }),
     sendEnd: (stream) => this.send({ t: 'end', stream }),
     sendClose: (stream) => {
@@ -180,6 +188,7 @@ export class AgentSession {
       return;
     }
     this.limits.countData();
+    if (TRACING) trace('s.recv', decoded.stream, decoded.data.length);
     if (!stream.receive(decoded.data)) this.flood('data', 'sent past the stream window');
   }
 

@@ -7,8 +7,12 @@ import type { RunningServer } from '../server.js';
 import { ADMIN, DATABASES, type TestServer, startInstances, startTestServer } from '../test/harness.js';
 import { WATCH_DROPPED_EVENT, WATCH_DROPPED_MESSAGE, WATCH_LIMITS } from './watch-backpressure.js';
 
-/** The flood: this many bytes of output, as fast as the gateway carries them (FLOOD_MIB to change). */
-const FLOOD = Number(process.env.FLOOD_MIB ?? 256) * MiB;
+/**
+ * The flood: this many bytes of output, as fast as the gateway carries them (FLOOD_MIB to change).
+ * 256 MiB is 32 times a watcher's bound; CI, whose two workers share two cores with servers, agents
+ * and sshd, floods 64 MiB (8 times the bound), enough to show the same drop and the same ceiling.
+ */
+const FLOOD = Number(process.env.FLOOD_MIB ?? (process.env.CI ? 64 : 256)) * MiB;
 
 type Chunk = { recording_id: string; seq: number; upto?: number; events: [number, string, string][] };
 
@@ -107,17 +111,18 @@ describe('a live watcher that stops reading during an output flood', () => {
       .split('\n')
       .filter((l) => l.includes('fell behind the live output'))
       .map((l) => (JSON.parse(l) as { time: number }).time)[0];
-    console.log(
+    const measured =
       `flood ${FLOOD / MiB} MiB in ${floodMs} ms; server RSS ${Math.round(baseline / MiB)} MiB before, ` +
-        `${Math.round(top / MiB)} MiB at the peak (+${Math.round((top - baseline) / MiB)} MiB); laggard dropped ` +
-        `${droppedAt === undefined ? 'never' : `${droppedAt - started} ms into the flood`}; ` +
-        `echo delays max ${Math.max(...delays)} ms over ${delays.length} keystrokes`,
-    );
-    expect(reader.state).toMatchObject({ bytes: expected, gaps: 0, dropped: undefined });
-    expect(top - baseline).toBeLessThan(300 * MiB);
-    expect(droppedAt).toBeDefined();
-    expect(delays.length).toBeGreaterThan(0);
-    expect(Math.max(...delays)).toBeLessThan(5000);
+      `${Math.round(top / MiB)} MiB at the peak (+${Math.round((top - baseline) / MiB)} MiB); laggard dropped ` +
+      `${droppedAt === undefined ? 'never' : `${droppedAt - started} ms into the flood`}; ` +
+      `echo delays max ${Math.max(...delays)} ms over ${delays.length} keystrokes`;
+    console.log(measured);
+    expect(reader.state, measured).toMatchObject({ bytes: expected, gaps: 0, dropped: undefined });
+    expect(top - baseline, measured).toBeLessThan(300 * MiB);
+    expect(droppedAt, measured).toBeDefined();
+    expect(delays.length, measured).toBeGreaterThan(0);
+    // Responsive, not fast (speed is the benchmark's): no keystroke waited seconds behind the flood.
+    expect(Math.max(...delays), measured).toBeLessThan(5000);
 
     // The laggard reads again: what waited for it arrives, then why it was detached, and no more.
     tcp.resume();
@@ -128,8 +133,8 @@ describe('a live watcher that stops reading during an output flood', () => {
     );
     expect(dropped).toEqual({ recording_id: floodId, message: WATCH_DROPPED_MESSAGE });
     // It got the server's bound and what the kernel held, far from the whole flood.
-    expect(laggard.state.bytes).toBeLessThan(WATCH_LIMITS.socketBytes + 48 * MiB);
-    expect(laggard.state.gaps).toBe(0);
+    expect(laggard.state.bytes, measured).toBeLessThan(WATCH_LIMITS.socketBytes + 48 * MiB);
+    expect(laggard.state.gaps, measured).toBe(0);
     // Reattaching works: the catch-up (the recording's tail) arrives again, at a bounded cost.
     const again = peakOf(rig.rss);
     laggard.socket.emit('new_record_attach', { recording_id: floodId, replay: true });
@@ -139,7 +144,7 @@ describe('a live watcher that stops reading during an output flood', () => {
     );
     const reattachTop = again.stop();
     console.log(`reattach: server RSS peak ${Math.round(reattachTop / MiB)} MiB`);
-    expect(reattachTop - baseline).toBeLessThan(300 * MiB);
+    expect(reattachTop - baseline, measured).toBeLessThan(300 * MiB);
     echo.child.stdin!.end();
     expect(await echo.exited).toBe(0);
   }, 180_000);

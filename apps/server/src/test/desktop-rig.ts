@@ -330,7 +330,36 @@ export class DesktopClient {
     }
   }
 
-  /** A ClientCutText: the browser's clipboard text (Latin-1, as RFB has it). */
+  /** The browser's clipboard text as the console sends it: a text frame beside RFB, in UTF-8. */
+  clipboard(text: string): void {
+    this.send({ clipboard: { text } });
+  }
+
+  /**
+   * The next clipboard text frame from the gateway (`{clipboard: {text}}`, what the desktop copied,
+   * or `{clipboard_refused}`), or undefined when none came within `timeoutMs`. Other text frames
+   * are skipped.
+   */
+  async clipboardFrame(
+    timeoutMs: number,
+  ): Promise<{ clipboard?: { text: string }; clipboard_refused?: string; code?: string } | undefined> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const at = this.texts.findIndex((t) => t.startsWith('{"clipboard'));
+      if (at >= 0) return JSON.parse(this.texts.splice(at, 1)[0]!) as { clipboard?: { text: string } };
+      const left = deadline - Date.now();
+      if (left <= 0 || this.ws.readyState === WebSocket.CLOSED) return undefined;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.min(left, 200));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** A ClientCutText: the browser's clipboard text through RFB (Latin-1), which the gateway's x11vnc drops. */
   cutText(text: string): void {
     const body = Buffer.from(text, 'latin1');
     const message = Buffer.alloc(8 + body.length);

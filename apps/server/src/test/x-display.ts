@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -146,4 +147,20 @@ export function samplePixel(
 export function near(rgb: [number, number, number], colour: string, tolerance = 24): boolean {
   const want = [1, 3, 5].map((i) => Number.parseInt(colour.slice(i, i + 2), 16));
   return rgb.every((v, i) => Math.abs(v - want[i]!) <= tolerance);
+}
+
+/**
+ * An X selection's text as `target` (xclip's default, UTF8_STRING, when not given); '' when nobody
+ * owns it, the owner refuses, or it does not answer in 5 s. Never execFileSync: the gateway's
+ * clipboard relay (clipboard-relay.ts) runs in the test's own process, and a synchronous read would
+ * block it from answering (directly, or through FreeRDP and an xrdp session).
+ */
+export async function readSelection(
+  env: NodeJS.ProcessEnv,
+  which: 'clipboard' | 'primary',
+  target?: string,
+): Promise<string> {
+  const args = ['-o', '-selection', which, ...(target ? ['-t', target] : [])];
+  const read = await promisify(execFile)('xclip', args, { env, timeout: 5000 }).catch(() => ({ stdout: '' }));
+  return read.stdout;
 }

@@ -121,4 +121,5 @@ export const API = {
   ldapLogin: { name: 'ldapLogin', method: 'POST', path: '/ldap/login' },
   startSso: { name: 'startSso', method: 'POST', path: '/sso/start' },
   ssoToken: { name: 'ssoToken', method: 'GET', path: '/sso/token' },
+  ssoSecondFactor: { name: 'ssoSecondFactor', method: 'POST', path: '/sso/second-factor' },
 } as const satisfies { [K in RouteName]?: RouteRef<K> };

@@ -300,6 +300,27 @@ describe('re-authorization of a single sign-on session in the popup', () => {
     expect(localStorage.getItem('token')).toBe('sso-fresh');
   });
 
+  it('asks the Authorize dialog for the second factor after the popup, with the step the popup posted', async () => {
+    const seen = fakeServer({ 'POST api/user': [REAUTH_SINGLE_USE, [201, { email: 'g@example.test' }]] });
+    const dialog = dialogAnswering(oneshot('after-code'));
+    unregister = dialog.unregister;
+    const { popup, open } = fakePopup();
+
+    const call = apiCall(API.createUser, { body: { email: 'g@example.test', password: 'long-enough-1' } });
+    await vi.waitFor(() => expect(open).toHaveBeenCalled());
+    // A step with a method the console does not know is ignored.
+    postFromPopup(ORIGIN, { type: 'secondFactor', step: 'step-1', methods: ['sms'] });
+    expect(await hasSettled(call)).toBe(false);
+    postFromPopup(ORIGIN, { type: 'secondFactor', step: 'step-1', methods: ['totp', 'recovery-code'] });
+
+    await expect(call).resolves.toEqual({ email: 'g@example.test' });
+    expect(popup.close).toHaveBeenCalled();
+    expect(dialog.asked).toEqual([
+      { reason: 'single-use', after401: true, ssoStep: { step: 'step-1', methods: ['totp', 'recovery-code'] } },
+    ]);
+    expect(seen.map((s) => s.token)).toEqual(['normal-token', 'after-code']);
+  });
+
   it('rejects the call, unsent, when the popup is blocked', async () => {
     const seen = fakeServer({ 'POST api/user': [REAUTH_SINGLE_USE] });
     unregister = dialogAnswering().unregister;

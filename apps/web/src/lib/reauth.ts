@@ -1,4 +1,4 @@
-import type { ResponseOf, Routes } from '@gatehouse/contracts';
+import type { ResponseOf, Routes, SecondFactorMethod } from '@gatehouse/contracts';
 import { ApiError } from './api-error';
 import { i18next } from './i18n';
 import { getSession, getToken, replaceToken, subscribeSession } from './session';
@@ -15,6 +15,17 @@ export interface AuthorizationRequest {
   reason: ReauthReason;
   /** The server refused the call first (the dialog then says 'Authorization needed'). */
   after401: boolean;
+  /**
+   * A single sign-on in the popup succeeded and the account has a second factor (issue 20): the
+   * dialog asks only for it, and sends it with this step to POST /sso/second-factor.
+   */
+  ssoStep?: SsoSecondFactorStep;
+}
+
+/** The second step of a single sign-on re-authorization, as the popup hands it over. */
+export interface SsoSecondFactorStep {
+  step: string;
+  methods: SecondFactorMethod[];
 }
 
 /**
@@ -89,7 +100,12 @@ export function obtainAuthorization(request: AuthorizationRequest, sentToken: st
     for (const listener of requestListeners) listener(request);
     let answer: Authorization;
     if (signInMethod() === 'sso') {
-      answer = await authorizeInPopup();
+      const popup = await authorizeInPopup();
+      // Someone with a second factor proves it in the Authorize dialog after the identity provider.
+      if ('step' in popup) {
+        if (!authorizer) throw new Error('No Authorize dialog is mounted');
+        answer = await authorizer({ ...request, ssoStep: popup });
+      } else answer = popup;
     } else {
       if (!authorizer) throw new Error('No Authorize dialog is mounted');
       answer = await authorizer(request);
@@ -111,13 +127,23 @@ export const POPUP_POLL_MS = 250;
 /** What the /sso screen in the popup posts to the console window that opened it. */
 export type PopupMessage =
   | { type: 'newAuthToken'; token: string; kind: Authorization['kind']; expires_at: string }
+  | ({ type: 'secondFactor' } & SsoSecondFactorStep)
   | { type: 'ssoError'; message: string };
+
+const METHODS: readonly string[] = ['totp', 'passkey', 'recovery-code'] satisfies SecondFactorMethod[];
 
 /** True for a well-formed message of the single sign-on popup (spec §4: newAuthToken). */
 export function isPopupMessage(data: unknown): data is PopupMessage {
   if (typeof data !== 'object' || data === null) return false;
   const message = data as Record<string, unknown>;
   if (message.type === 'ssoError') return typeof message.message === 'string';
+  if (message.type === 'secondFactor')
+    return (
+      typeof message.step === 'string' &&
+      message.step !== '' &&
+      Array.isArray(message.methods) &&
+      message.methods.every((m) => typeof m === 'string' && METHODS.includes(m))
+    );
   return (
     message.type === 'newAuthToken' &&
     typeof message.token === 'string' &&
@@ -141,16 +167,17 @@ function popupFeatures(): string {
 
 /**
  * Re-authorizes a single sign-on session in a popup (spec §2.8, §4): /ssoauth starts the flow at
- * the identity provider, and the /sso screen there posts the token back. The window is opened
+ * the identity provider, and the /sso screen there posts the token back, or for an account with a
+ * second factor the step that proves it next (issue 20). The window is opened
  * before anything is awaited, so the click that led here still counts for the popup blocker.
  * Only messages from this console's own origin are accepted. Rejects with
  * AuthorizationCancelledError when the popup is blocked, closed without an answer, reports a
  * failure, or the user signs out meanwhile.
  */
-export function authorizeInPopup(): Promise<Authorization> {
+export function authorizeInPopup(): Promise<Authorization | SsoSecondFactorStep> {
   const popup = window.open(popupUrl(), 'gatehouse-sso-authorize', popupFeatures());
   if (!popup) return Promise.reject(new AuthorizationCancelledError(i18next.t('singleSignOn.popupBlocked')));
-  return new Promise<Authorization>((resolve, reject) => {
+  return new Promise<Authorization | SsoSecondFactorStep>((resolve, reject) => {
     let closedSeen = false;
     const stop = () => {
       window.removeEventListener('message', onMessage);
@@ -167,7 +194,8 @@ export function authorizeInPopup(): Promise<Authorization> {
         return;
       }
       if (!popup.closed) popup.close();
-      resolve({ token: data.token, kind: data.kind, expires_at: data.expires_at });
+      if (data.type === 'secondFactor') resolve({ step: data.step, methods: data.methods });
+      else resolve({ token: data.token, kind: data.kind, expires_at: data.expires_at });
     };
     const timer = window.setInterval(() => {
       if (!popup.closed) return;

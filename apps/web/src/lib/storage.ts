@@ -14,6 +14,8 @@ export const STORAGE_KEYS = {
   useMockData: 'useMockData',
   /** The sessions grid's column choices (Columns panel), per layout; kept per user (see userKey). */
   sessionColumns: 'sessionColumns',
+  /** How the replay draws a terminal: 'fit' (whole, its font as small as it must) or 'actual' (readable, panned). */
+  playerScale: 'playerScale',
 } as const;
 
 /** One of the localStorage keys the console owns. */

@@ -64,6 +64,7 @@ export const MOCK_ROUTES = {
   ldapLogin: { name: 'ldapLogin', method: 'POST', path: '/ldap/login', access: pub },
   startSso: { name: 'startSso', method: 'POST', path: '/sso/start', access: pub },
   ssoToken: { name: 'ssoToken', method: 'GET', path: '/sso/token', access: pub },
+  ssoSecondFactor: { name: 'ssoSecondFactor', method: 'POST', path: '/sso/second-factor', access: auth },
   metadata: { name: 'metadata', method: 'GET', path: '/api/metadata', access: auth },
   navigationCounts: { name: 'navigationCounts', method: 'GET', path: '/api/navigation/counts', access: auth },
   permissionCatalogue: { name: 'permissionCatalogue', method: 'GET', path: '/api/permission', access: auth },

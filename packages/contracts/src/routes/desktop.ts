@@ -114,6 +114,49 @@ export const DesktopResize = z.strictObject({
 });
 export type DesktopResize = z.infer<typeof DesktopResize>;
 
+/**
+ * The most text the browser desktop's clipboard carries at a time, in bytes of UTF-8, either way:
+ * the gateway hands it to its X display in one request (docs/deploy/desktop.md, Clipboard).
+ */
+export const DESKTOP_CLIPBOARD_MAX_BYTES = 256_000;
+
+/** What a user reads when a text is too long for the desktop's clipboard. */
+export const DESKTOP_CLIPBOARD_TOO_LONG = `The text is too long for the desktop's clipboard: at most ${DESKTOP_CLIPBOARD_MAX_BYTES.toLocaleString('en-US')} bytes of UTF-8 go at a time.`;
+
+/** The UTF-8 size of a text, in bytes (in the browser as in the server). */
+export function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+/**
+ * The clipboard of the browser desktop, in full Unicode and outside RFB (x11vnc's cut text is
+ * Latin-1 only): a text frame on the connect socket after `ready`. From the browser, the text
+ * becomes the desktop's clipboard (if the definition lets text into the desktop); from the gateway,
+ * it is what the desktop copied (if the definition lets text out). At most
+ * DESKTOP_CLIPBOARD_MAX_BYTES of UTF-8; never sent to or taken from watchers.
+ */
+export const DesktopClipboardText = z.strictObject({
+  clipboard: z.strictObject({
+    text: z
+      .string({ error: 'clipboard.text must be text' })
+      .refine((text) => utf8Bytes(text) <= DESKTOP_CLIPBOARD_MAX_BYTES, DESKTOP_CLIPBOARD_TOO_LONG),
+  }),
+});
+export type DesktopClipboardText = z.infer<typeof DesktopClipboardText>;
+
+/** Why the gateway did not take a clipboard text: the console says it in the user's language. */
+export const DESKTOP_CLIPBOARD_REFUSALS = ['not-allowed', 'too-long', 'malformed', 'unavailable'] as const;
+
+/**
+ * The gateway's answer to a clipboard text it did not take (the policy lets no text in, too long,
+ * malformed, or the desktop's clipboard is not running): why, in English, and as a code.
+ */
+export const DesktopClipboardRefused = z.strictObject({
+  clipboard_refused: z.string(),
+  code: z.enum(DESKTOP_CLIPBOARD_REFUSALS),
+});
+export type DesktopClipboardRefused = z.infer<typeof DesktopClipboardRefused>;
+
 /** The server's answer once the desktop is up; binary RFB frames follow. */
 export const DesktopReady = z.object({
   ready: z.literal(true),

@@ -129,6 +129,7 @@ export const routes = {
   samlAcs: sso.samlAcs,
   samlMetadata: sso.samlMetadata,
   ssoToken: sso.ssoToken,
+  ssoSecondFactor: sso.ssoSecondFactor,
   getLicense: license.getLicense,
   saveLicense: license.saveLicense,
   getIngressTls: license.getIngressTls,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { LoginBody, SignedInUser } from './auth.js';
+import { LoginBody, SignedInUser, authorize } from './auth.js';
+import { PasskeyProof, SECOND_FACTOR_SECONDS, SecondFactorCode, SecondFactorMethod } from './two-factor-parts.js';
 
 /** Auth types (spec §3): 1 password, 2 SAML, 3 OIDC, 4 LDAP. */
 export const AuthType = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)], {
@@ -275,6 +276,20 @@ export const testOidc = defineRoute({
   response: z.object({ ok: z.boolean(), message: z.string(), issuer: z.string().optional() }),
 });
 
+/** The second step of a single sign-on re-authorization, for someone with a second factor (issue 20). */
+export const SsoSecondFactorStep = z
+  .object({
+    step: z
+      .string()
+      .describe(
+        `Send it to POST /sso/second-factor with the code or passkey, within ${SECOND_FACTOR_SECONDS / 60} minutes, ` +
+          'from the session that started the re-authorization; it works once',
+      ),
+    methods: z.array(SecondFactorMethod).describe('The ways the user can prove their second factor'),
+    expires_at: z.string(),
+  })
+  .meta({ id: 'SsoSecondFactorStep' });
+
 /** Why a single sign-on flow starts: to sign in, or to re-authorize the signed-in caller (§2.8). */
 export const SsoPurpose = z.enum(['signin', 'authorize'], { error: 'purpose must be signin or authorize' });
 
@@ -341,10 +356,44 @@ export const ssoToken = defineRoute({
     'cookie is used up). For purpose authorize, authentication_token is a one-shot token (kind oneshot) or a fresh ' +
     'session token that replaces the caller’s (kind session).',
   access: { kind: 'public' },
-  response: z.object({
-    purpose: SsoPurpose,
-    kind: z.enum(['oneshot', 'session']),
-    response: z.object({ user: SignedInUser }),
-  }),
+  response: z.union([
+    z.object({
+      purpose: SsoPurpose,
+      kind: z.enum(['oneshot', 'session']),
+      response: z.object({ user: SignedInUser }),
+    }),
+    z.object({
+      purpose: z.literal('authorize'),
+      kind: z.literal('second-factor').describe('The account has a second factor: POST /sso/second-factor follows'),
+      second_factor: SsoSecondFactorStep,
+    }),
+  ]),
   errors: { 401: 'No completed sign-on in this browser, or it expired' },
+});
+
+export const ssoSecondFactor = defineRoute({
+  id: 'sso.second-factor',
+  method: 'POST',
+  path: '/sso/second-factor',
+  tag: 'auth',
+  summary:
+    'Finishes a single sign-on re-authorization of someone with a second factor: the step GET /sso/token answered, ' +
+    'sent with the same session token that started the flow, plus a code (app or recovery) or a passkey (an answer ' +
+    'to POST /api/auth/second-factor/options). The step is used up by the first right answer. Answers as ' +
+    'POST /api/auth/authorize does. Wrong codes count toward the email’s lockout; a code is accepted once.',
+  access: { kind: 'signed-in' },
+  beforeSecondFactor: 'enrol',
+  body: z
+    .strictObject({
+      step: z.string({ error: 'step is required' }).min(1, 'step is required').max(256, 'step is too long'),
+      code: SecondFactorCode.optional(),
+      passkey: PasskeyProof.optional(),
+    })
+    .refine((b) => (b.code === undefined) !== (b.passkey === undefined), 'Send either a code or a passkey'),
+  response: authorize.response,
+  errors: {
+    401: 'Wrong code or passkey; or the step expired or was used already',
+    403: 'The step belongs to another user or session',
+    429: 'Too many attempts',
+  },
 });

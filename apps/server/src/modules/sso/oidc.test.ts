@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATABASES, type TestServer, startTestServer } from '../../test/harness.js';
 import { type OidcIdp, startOidcIdp } from '../../test/oidc-idp.js';
+import { codeFor, enrolTotp, forgetLastStep } from '../../test/two-factor.js';
 
 type TokenAnswer = {
   purpose: string;
@@ -199,6 +200,38 @@ describe.each(DATABASES)('OpenID Connect sign-in against oidc-provider on %s', (
       token: await server.login(),
       body: { api_limit_single_use: false, api_limit_endpoints: [] },
     });
+  });
+
+  it('re-authorizes a user with an authenticator app: the provider, then the code, audited', async () => {
+    const signedIn = await start('signin');
+    const dana = await ssoToken((await callback(await idp.signIn(signedIn.url, 'dana'), signedIn.cookie)).done);
+    const session = dana.body.response.user.authentication_token;
+    const { secret } = await enrolTotp(server, session);
+    await forgetLastStep(server, 'dana@example.test');
+
+    const popup = await start('authorize', session);
+    const done = await callback(await idp.signIn(popup.url, 'dana'), popup.cookie);
+    const answer = await server.call<{ kind: string; second_factor: { step: string; methods: string[] } }>(
+      'GET',
+      '/sso/token',
+      { headers: { cookie: done.done ?? '' } },
+    );
+    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+    expect(answer.body).toMatchObject({ purpose: 'authorize', kind: 'second-factor' });
+    expect(answer.body.second_factor.methods).toEqual(['totp', 'recovery-code']);
+    const granted = await server.call<{ token: string; kind: string }>('POST', '/sso/second-factor', {
+      token: session,
+      body: { step: answer.body.second_factor.step, code: codeFor(secret) },
+    });
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect(granted.body.kind).toBe('session');
+    // The fresh session replaces the one that asked, as a password re-authorization's does.
+    expect((await server.call('GET', '/api/user/me', { token: granted.body.token })).status).toBe(200);
+    expect((await server.call('GET', '/api/user/me', { token: session })).status).toBe(401);
+    const audit = await server.services.database.query<{ actor: string; outcome: string; detail: unknown }>(
+      `SELECT actor, outcome, detail FROM audit_log WHERE action = 'sso.second-factor' ORDER BY id DESC LIMIT 1`,
+    );
+    expect(audit[0]).toMatchObject({ actor: 'dana@example.test', outcome: 'success', detail: { method: 'code' } });
   });
 
   it('refuses bad input to /sso/start', async () => {

@@ -11,6 +11,7 @@ import {
   TestSamlIdp,
   makeKeyPair,
 } from '../../test/saml-idp.js';
+import { codeFor, enrolTotp, forgetLastStep } from '../../test/two-factor.js';
 import { ADMIN_NOT_MAPPED } from './external-accounts.js';
 import { SamlService } from './saml.service.js';
 
@@ -348,6 +349,39 @@ describe.each(DATABASES)('SAML single sign-on against an in-test identity provid
     } finally {
       await saveSecurity({ api_limit_single_use: false, api_limit_endpoints: [] });
     }
+  });
+
+  it('re-authorizes a SAML user with an authenticator app: the identity provider, then the code, once', async () => {
+    const signedIn = await signIn({ nameId: 'gil@example.test', attributes: { displayName: ['Gil Saml'] } });
+    const session = signedIn.response.user.authentication_token;
+    const { secret } = await enrolTotp(server, session);
+    await forgetLastStep(server, 'gil@example.test');
+
+    // The assertion alone proves one factor: GET /sso/token answers the step, not a token.
+    const answered = (await signIn({ nameId: 'gil@example.test' }, 'authorize', session)) as unknown as {
+      purpose: string;
+      kind: string;
+      response?: unknown;
+      second_factor: { step: string; methods: string[] };
+    };
+    expect(answered).toMatchObject({ purpose: 'authorize', kind: 'second-factor' });
+    expect(answered.response).toBeUndefined();
+    expect(answered.second_factor.methods).toEqual(['totp', 'recovery-code']);
+    const finish = (code: string) =>
+      server.call<{ token: string; kind: string }>('POST', '/sso/second-factor', {
+        token: session,
+        body: { step: answered.second_factor.step, code },
+      });
+    const right = codeFor(secret);
+    expect((await finish(String((Number(right) + 500_000) % 1_000_000).padStart(6, '0'))).status).toBe(401);
+    const granted = await finish(right);
+    expect(granted.status, JSON.stringify(granted.body)).toBe(200);
+    expect(granted.body.kind).toBe('session');
+    expect((await server.call('GET', '/api/user/me', { token: granted.body.token })).status).toBe(200);
+    expect((await server.call('GET', '/api/user/me', { token: session })).status).toBe(401);
+    // The step is used up.
+    await forgetLastStep(server, 'gil@example.test');
+    expect((await finish(codeFor(secret))).status).toBe(401);
   });
 
   it('publishes SP metadata, and signs AuthnRequests with the stored key when asked', async () => {

@@ -1,8 +1,11 @@
+import { SECOND_FACTOR_SECONDS } from '@gatehouse/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { HttpError } from '../../http/errors.js';
 import type { AuthService } from '../auth/auth.service.js';
 import type { Principal } from '../auth/principal.js';
 import { hashToken, newToken } from '../auth/tokens.js';
+import type { SecondFactorProof } from '../two-factor/two-factor.service.js';
+import type { RelyingParty } from '../two-factor/webauthn.js';
 import type { UsersRepository } from '../users/users.repository.js';
 import type { ExternalAccounts, ExternalIdentity } from './external-accounts.js';
 import type { OidcService } from './oidc.service.js';
@@ -15,6 +18,7 @@ export const BINDING_COOKIE = 'gh_sso_flow';
 export const DONE_COOKIE = 'gh_sso_done';
 const FLOW_SECONDS = 600;
 const HANDOFF_SECONDS = 120;
+const STEP_GONE = 'This re-authorization expired or was finished already: authorize again at your identity provider.';
 
 /** The SAML side of single sign-on (saml.service.ts). */
 export interface SamlDriver {
@@ -192,14 +196,55 @@ export class SsoFlowService {
         kind: 'session' as const,
         response: { user: await this.auth.issueToken(user) },
       };
-    // A single sign-on proves one factor here; someone with a second factor re-authorizes with it (issue 20).
-    if ((await this.auth.twoFactor?.state(user.id))?.enrolled)
-      throw new HttpError(
-        401,
-        'Your account has a second factor: confirm it is you with your password and its code, or your passkey, instead.',
+    // A single sign-on proves one factor; someone with a second factor proves it too (issue 20), in
+    // POST /sso/second-factor from the session that started this, within the step's few minutes.
+    const methods = this.auth.twoFactor ? await this.auth.twoFactor.methods(user.id) : [];
+    if (methods.length > 0) {
+      if (!done.requesterTokenHash) throw new HttpError(401, 'Sign in first: re-authorizing needs your current token.');
+      const step = newToken();
+      const expiresAt = new Date(Date.now() + SECOND_FACTOR_SECONDS * 1000);
+      await this.flows.putPendingFactor(
+        hashToken(step),
+        { userId: user.id, requesterTokenHash: done.requesterTokenHash },
+        expiresAt,
       );
+      return {
+        purpose: 'authorize' as const,
+        kind: 'second-factor' as const,
+        second_factor: { step, methods, expires_at: expiresAt.toISOString() },
+      };
+    }
     const grant = await this.auth.grantReauthorization(user.id, done.requesterTokenHash);
     const session = await this.auth.signedInUser(user, grant.token, new Date(grant.expires_at));
     return { purpose: 'authorize' as const, kind: grant.kind, response: { user: session } };
+  }
+
+  /**
+   * POST /sso/second-factor: the second factor of a single sign-on re-authorization. The step must be
+   * this user's and this session token's; the factor is checked as a password re-authorization's is
+   * (same limits and lockout), then the step is used up (by exactly one caller) and the
+   * re-authorization granted.
+   */
+  async secondFactor(
+    principal: Principal,
+    body: { step: string } & SecondFactorProof,
+    source: string,
+    rp: RelyingParty | undefined,
+  ) {
+    const stepHash = hashToken(body.step);
+    const pending = await this.flows.pendingFactor(stepHash);
+    if (!pending || !this.auth.twoFactor) throw new HttpError(401, STEP_GONE);
+    if (pending.userId !== principal.userId || pending.requesterTokenHash !== principal.tokenHash)
+      throw new HttpError(
+        403,
+        'This re-authorization was started by another session: authorize again from this console window.',
+      );
+    await this.auth.twoFactor.verify({ id: principal.userId, email: principal.email }, body, source, rp);
+    if (!(await this.flows.takePendingFactor(stepHash, principal.userId, principal.tokenHash)))
+      throw new HttpError(401, STEP_GONE);
+    return this.auth.grantReauthorization(
+      principal.userId,
+      principal.tokenKind === 'session' ? principal.tokenHash : null,
+    );
   }
 }

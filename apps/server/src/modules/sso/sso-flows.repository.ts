@@ -1,9 +1,11 @@
-import { and, eq, gt, lt, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { ssoFlows, ssoHandoffs, ssoSeenAssertions } from '../../db/schema.js';
 
 export type SsoProtocol = 'oidc' | 'saml';
 export type SsoPurposeName = 'signin' | 'authorize';
+/** The purpose of a hand-off row that is a re-authorization waiting for its second factor (issue 20). */
+const PENDING_FACTOR = 'authorize-second-factor';
 
 /** A single sign-on begun here and not finished yet. */
 export interface SsoFlow {
@@ -53,16 +55,67 @@ export class SsoFlowsRepository {
     await this.db.insert(ssoHandoffs).values({ codeHash, ...handoff, expiresAt });
   }
 
-  /** Takes a completed sign-on (once). */
+  /** Takes a completed sign-on (once); never a step waiting for its second factor. */
   async takeHandoff(codeHash: string) {
     const rows = await this.db
       .delete(ssoHandoffs)
-      .where(and(eq(ssoHandoffs.codeHash, codeHash), gt(ssoHandoffs.expiresAt, sql`now()`)))
+      .where(
+        and(
+          eq(ssoHandoffs.codeHash, codeHash),
+          inArray(ssoHandoffs.purpose, ['signin', 'authorize']),
+          gt(ssoHandoffs.expiresAt, sql`now()`),
+        ),
+      )
       .returning();
     const row = rows[0];
     return row
       ? { userId: row.userId, purpose: row.purpose as SsoPurposeName, requesterTokenHash: row.requesterTokenHash }
       : undefined;
+  }
+
+  /**
+   * Keeps a single sign-on re-authorization of someone with a second factor until they prove it
+   * (issue 20): bound to the user and to the hash of the session token that started it.
+   */
+  async putPendingFactor(
+    stepHash: string,
+    pending: { userId: string; requesterTokenHash: string },
+    expiresAt: Date,
+  ): Promise<void> {
+    await this.db.insert(ssoHandoffs).values({ codeHash: stepHash, purpose: PENDING_FACTOR, ...pending, expiresAt });
+  }
+
+  /** A live step waiting for its second factor, without using it up. */
+  async pendingFactor(stepHash: string): Promise<{ userId: string; requesterTokenHash: string | null } | undefined> {
+    const rows = await this.db
+      .select({ userId: ssoHandoffs.userId, requesterTokenHash: ssoHandoffs.requesterTokenHash })
+      .from(ssoHandoffs)
+      .where(
+        and(
+          eq(ssoHandoffs.codeHash, stepHash),
+          eq(ssoHandoffs.purpose, PENDING_FACTOR),
+          gt(ssoHandoffs.expiresAt, sql`now()`),
+        ),
+      )
+      .limit(1);
+    return rows[0];
+  }
+
+  /** Uses up a live step of this user and session token: true for exactly one caller, on any instance. */
+  async takePendingFactor(stepHash: string, userId: string, requesterTokenHash: string): Promise<boolean> {
+    const rows = await this.db
+      .delete(ssoHandoffs)
+      .where(
+        and(
+          eq(ssoHandoffs.codeHash, stepHash),
+          eq(ssoHandoffs.purpose, PENDING_FACTOR),
+          eq(ssoHandoffs.userId, userId),
+          eq(ssoHandoffs.requesterTokenHash, requesterTokenHash),
+          gt(ssoHandoffs.expiresAt, sql`now()`),
+        ),
+      )
+      .returning({ k: ssoHandoffs.codeHash });
+    return rows.length === 1;
   }
 
   /**

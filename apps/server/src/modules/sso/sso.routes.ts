@@ -1,4 +1,5 @@
 import { holdsAdminRole } from '../auth/principal.js';
+import { relyingPartyFor } from '../two-factor/relying-party.js';
 import type { FastifyInstance } from 'fastify';
 import { samlAcs } from '@gatehouse/contracts';
 import type { Handlers } from '../../http/bind-routes.js';
@@ -27,6 +28,7 @@ export function installSamlForm(app: FastifyInstance): void {
 /** Handlers of the sign-in configuration, directory sign-in and single sign-on. */
 export function ssoHandlers(
   s: Services,
+  config: { publicUrl?: string | undefined },
 ): Pick<
   Handlers,
   | 'getSsoConfig'
@@ -39,6 +41,7 @@ export function ssoHandlers(
   | 'samlAcs'
   | 'samlMetadata'
   | 'ssoToken'
+  | 'ssoSecondFactor'
 > {
   return {
     getSsoConfig: () => s.ssoConfig.get(),
@@ -68,5 +71,12 @@ export function ssoHandlers(
     samlMetadata: async ({ reply }) =>
       reply.type('application/samlmetadata+xml').send(await s.saml.metadata()) as never,
     ssoToken: ({ request, reply }) => s.ssoFlows.token(request, reply),
+    ssoSecondFactor: async ({ principal, body, request }) => {
+      request.auditNote.detail = { method: body.passkey ? 'passkey' : 'code' };
+      const rp = body.passkey
+        ? relyingPartyFor((await s.settings.get()).public_url || config.publicUrl, request)
+        : undefined;
+      return s.ssoFlows.secondFactor(principal, body, request.ip, rp);
+    },
   };
 }

@@ -134,4 +134,56 @@ describe('Authorize dialog', () => {
     await expect(call).resolves.toEqual({ message: 'Configuration saved.' });
     expect(seen.map((s) => s.token)).toEqual(['normal-token', 'sso-one-shot']);
   });
+
+  it('after the popup, asks a single sign-on user with a second factor only for the code, and sends it with the step', async () => {
+    rememberSignInMethod('sso');
+    const seen = queuedServer({
+      'POST api/security': [
+        [401, REAUTH],
+        [200, { message: 'Configuration saved.' }],
+      ],
+      'POST sso/second-factor': [
+        [401, { statusCode: 401, error: 'Unauthorized', message: 'That code is not right.' }],
+        [200, { token: 'after-code', kind: 'oneshot', expires_at: '2030-01-01T00:02:00Z' }],
+      ],
+    });
+    const popup = { closed: false, close: vi.fn() };
+    vi.stubGlobal(
+      'open',
+      vi.fn(() => popup),
+    );
+    renderWithProviders(<AuthorizeHost />);
+
+    const call = apiCall(API.saveSecurity, { body: {} });
+    await waitFor(() => expect(window.open).toHaveBeenCalled());
+    act(() => {
+      window.dispatchEvent(
+        new MessageEvent('message', {
+          origin: window.location.origin,
+          data: { type: 'secondFactor', step: 'the-step', methods: ['totp', 'recovery-code'] },
+        }),
+      );
+    });
+    const dialog = await screen.findByRole('dialog', { name: 'Authorize' });
+    expect(dialog.textContent).toContain('You signed in at your identity provider.');
+    expect(screen.queryByLabelText('User Password')).toBeNull();
+    expect(screen.queryByRole('button', { name: /passkey/ })).toBeNull();
+    expect(authorizeButton()).toHaveProperty('disabled', true);
+    fireEvent.change(screen.getByLabelText('Code from your app'), { target: { value: '000000' } });
+    fireEvent.click(authorizeButton());
+    // A wrong code keeps the dialog open with the reason; the session is not lost.
+    expect(await screen.findByText('That code is not right.')).toBeTruthy();
+    expect(getToken()).toBe('normal-token');
+    fireEvent.change(screen.getByLabelText('Code from your app'), { target: { value: ' 123456 ' } });
+    fireEvent.click(authorizeButton());
+
+    await expect(call).resolves.toEqual({ message: 'Configuration saved.' });
+    const sent = seen.filter((s) => s.url === 'sso/second-factor');
+    expect(sent.map((s) => s.body)).toEqual([
+      { step: 'the-step', code: '000000' },
+      { step: 'the-step', code: '123456' },
+    ]);
+    expect(sent.map((s) => s.token)).toEqual(['normal-token', 'normal-token']);
+    expect(seen.filter((s) => s.url === 'api/security').map((s) => s.token)).toEqual(['normal-token', 'after-code']);
+  });
 });

@@ -27,7 +27,8 @@ function reasonsOf(error: unknown, fallback: string): string[] {
 /**
  * Mounts the Authorize dialog for the API client (lib/reauth): a call that needs authorization
  * opens it; Authorize calls POST api/auth/authorize with the password and hands the answer to
- * the waiting call; Cancel rejects that call. A refused call first shows 'Authorization needed' (also
+ * the waiting call (after a single sign-on in the popup, for an account with a second factor, it
+ * asks only for the code or passkey and calls POST /sso/second-factor); Cancel rejects that call. A refused call first shows 'Authorization needed' (also
  * when a single sign-on session re-authorizes in the popup instead).
  */
 export function AuthorizeHost() {
@@ -94,12 +95,16 @@ export function AuthorizeHost() {
     setErrors([]);
     const quiet = { reauth: false, signOutOn401: false } as const;
     try {
+      const sso = waiting.request.ssoStep;
       let factor = {};
       if (withPasskey) {
         const { challenge_id, options } = await apiCall(API.secondFactorPasskeyOptions, quiet);
         factor = { passkey: { challenge_id, credential: (await signWithPasskey(options)) as never } };
-      } else if (needsFactor) factor = { code: code.trim() };
-      const answer = await apiCall(API.authorize, { body: { password, ...factor }, ...quiet });
+      } else if (needsFactor || sso) factor = { code: code.trim() };
+      // After a single sign-on in the popup only the second factor is asked, with the step (issue 20).
+      const answer = sso
+        ? await apiCall(API.ssoSecondFactor, { body: { step: sso.step, ...factor }, ...quiet })
+        : await apiCall(API.authorize, { body: { password, ...factor }, ...quiet });
       waiting.resolve(answer);
       finish();
     } catch (error) {
@@ -110,6 +115,7 @@ export function AuthorizeHost() {
     }
   };
 
+  const ssoStep = pending?.request.ssoStep;
   return (
     <AuthorizeDialog
       open={pending !== null}
@@ -123,7 +129,12 @@ export function AuthorizeHost() {
       needsFactor={needsFactor}
       code={code}
       onCodeChange={setCode}
-      onPasskey={needsFactor && passkeysSupported() ? () => void submit(true) : undefined}
+      ssoMethods={ssoStep?.methods}
+      onPasskey={
+        passkeysSupported() && (ssoStep ? ssoStep.methods.includes('passkey') : needsFactor)
+          ? () => void submit(true)
+          : undefined
+      }
       onCancel={() => cancelPrompt(t('authorize.cancelled'))}
     />
   );

@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-error';
+import { setWindowWidth } from '../testing/window-width';
 import { renderWithProviders } from '../testing/render-with-providers';
 import { DataTable } from './data-table';
 
@@ -12,7 +13,9 @@ const columns = [{ field: 'name', headerName: 'Name' }];
 const texts = (row: Row) => [row.name];
 const id = (row: Row) => row.name;
 
-function table(props: { rows: Row[] | undefined; error?: unknown; onRetry?: () => void }) {
+const summary = { header: 'Thing', render: (row: Row) => `summary of ${row.name}`, sortValue: (row: Row) => row.name };
+
+function table(props: { rows: Row[] | undefined; error?: unknown; onRetry?: () => void; summary?: typeof summary }) {
   return (
     <DataTable<Row>
       label="Things"
@@ -25,6 +28,7 @@ function table(props: { rows: Row[] | undefined; error?: unknown; onRetry?: () =
       error={props.error ?? null}
       onRetry={props.onRetry ?? vi.fn()}
       empty={<p>Nothing yet: create one</p>}
+      {...(props.summary ? { summary: props.summary } : {})}
     />
   );
 }
@@ -55,5 +59,20 @@ describe('DataTable', () => {
     expect(screen.getByText('beta')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Search things'), { target: { value: 'gamma' } });
     expect(await screen.findByText('Nothing matches your search.')).toBeTruthy();
+  });
+
+  it('below lg shows one summary column instead of the others, and from lg the columns without it', async () => {
+    setWindowWidth(390);
+    renderWithProviders(table({ rows: [{ name: 'alpha' }], summary }));
+    expect(await screen.findByText('summary of alpha')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Thing' })).toBeTruthy();
+    expect(screen.queryByRole('columnheader', { name: 'Name' })).toBeNull();
+    cleanup();
+    setWindowWidth(1440);
+    renderWithProviders(table({ rows: [{ name: 'alpha' }], summary }));
+    expect(await screen.findByText('alpha')).toBeTruthy();
+    expect(screen.getByRole('columnheader', { name: 'Name' })).toBeTruthy();
+    expect(screen.queryByRole('columnheader', { name: 'Thing' })).toBeNull();
+    expect(screen.queryByText('summary of alpha')).toBeNull();
   });
 });

@@ -2,14 +2,33 @@ import SearchOutlined from '@mui/icons-material/SearchOutlined';
 import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
 import TextField from '@mui/material/TextField';
-import type { GridColDef, GridSortModel, GridValidRowModel } from '@mui/x-data-grid';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import type { GridColDef, GridColumnVisibilityModel, GridSortModel, GridValidRowModel } from '@mui/x-data-grid';
 import { DataGrid } from '@mui/x-data-grid';
 import type { ReactNode } from 'react';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { columnsToHide, useWidth } from './columns-fit';
 import { gridLocaleText } from './grid-locale';
 import { filterRows } from './search';
 import { ErrorState } from './table-states';
+import { narrowActions, NO_LAST_SEPARATOR, WRAPPED_ACTIONS } from './grid-styles';
+
+/**
+ * A row told in one cell, shown where the columns do not fit: below lg (a phone, a tablet, a window
+ * without the sidebar), and wherever the grid is narrower than its columns' least widths (a laptop's
+ * 1280 px beside the sidebar). The summary stands alone beside the actions, so the list never
+ * scrolls sideways and the actions stay in view (as the sessions and users lists do).
+ */
+export interface RowSummary<R> {
+  /** The summary column's header, such as "Tunnel". */
+  header: string;
+  /** The cell; tabIndex is the grid's for the cell (its one focusable control takes it). */
+  render: (row: R, tabIndex: 0 | -1) => ReactNode;
+  /** What a sort on the summary column orders by, such as the name. */
+  sortValue: (row: R) => string | number;
+}
 
 /** Props of a client-side list: rows, columns, the texts a search looks in, and its states. */
 export interface DataTableProps<R extends GridValidRowModel> {
@@ -35,9 +54,49 @@ export interface DataTableProps<R extends GridValidRowModel> {
   initialSort?: GridSortModel;
   /** Controls beside the search box. */
   toolbar?: ReactNode;
+  /**
+   * The one column shown beside the actions below lg, or where the columns do not fit the grid's
+   * width; without it every column always shows (and their least widths must fit a 1024 px window).
+   */
+  summary?: RowSummary<R>;
+  /**
+   * Columns the list can do without, the first to go first: where the columns do not fit the grid's
+   * width, these are hidden one by one until the rest fit; only if they still do not, the summary shows.
+   */
+  optional?: readonly string[];
+}
+
+/**
+ * The columns and which of them show: below lg only the summary and the actions (narrowed, their
+ * buttons wrapping); from lg the columns without the summary.
+ */
+function useLayout<R extends GridValidRowModel>(
+  columns: GridColDef<R>[],
+  summary: RowSummary<R> | undefined,
+  narrow: boolean,
+  hide: readonly string[],
+): { columns: GridColDef<R>[]; visibility: GridColumnVisibilityModel } {
+  return useMemo(() => {
+    const dropped: GridColumnVisibilityModel = Object.fromEntries(hide.map((field) => [field, false]));
+    if (!summary) return { columns, visibility: dropped };
+    const summaryColumn: GridColDef<R> = {
+      field: 'summary',
+      headerName: summary.header,
+      flex: 1,
+      minWidth: 0,
+      valueGetter: (_value, row) => summary.sortValue(row),
+      renderCell: ({ row, tabIndex }) => summary.render(row, tabIndex),
+    };
+    if (!narrow) return { columns: [summaryColumn, ...columns], visibility: { ...dropped, summary: false } };
+    const shown = narrowActions(columns);
+    const visibility: GridColumnVisibilityModel = {};
+    for (const column of columns) if (column.field !== 'actions') visibility[column.field] = false;
+    return { columns: [summaryColumn, ...shown], visibility };
+  }, [columns, summary, narrow, hide]);
 }
 
 const PAGE_SIZES = [25, 50, 100];
+const NONE: readonly string[] = [];
 
 /** A sortable, searchable list on MUI's data grid, with loading, empty and error states. */
 export function DataTable<R extends GridValidRowModel>(props: DataTableProps<R>) {
@@ -49,6 +108,16 @@ export function DataTable<R extends GridValidRowModel>(props: DataTableProps<R>)
     () => ({ ...gridLocaleText(i18n.language), noRowsLabel: t('common.noResults') }),
     [i18n.language, t],
   );
+  // The default theme's breakpoints where no theme is provided (the pages' tests).
+  const small = useMediaQuery(useTheme().breakpoints.down('lg'), { noSsr: true });
+  // Wider than lg, the summary too when the columns would not fit beside the sidebar.
+  const [gridRef, gridWidth] = useWidth();
+  const hide = useMemo(
+    () => columnsToHide(props.columns, props.optional ?? NONE, gridWidth),
+    [props.columns, props.optional, gridWidth],
+  );
+  const narrow = small || (props.summary !== undefined && hide === undefined);
+  const { columns, visibility } = useLayout(props.columns, props.summary, narrow, narrow ? NONE : (hide ?? NONE));
   const isEmpty = !props.loading && !props.error && rows !== undefined && rows.length === 0;
 
   let body: ReactNode;
@@ -57,8 +126,10 @@ export function DataTable<R extends GridValidRowModel>(props: DataTableProps<R>)
   else
     body = (
       <DataGrid<R>
+        ref={gridRef}
         rows={shown}
-        columns={props.columns}
+        columns={columns}
+        columnVisibilityModel={visibility}
         getRowId={props.getRowId}
         loading={props.loading}
         aria-label={props.label}
@@ -83,6 +154,8 @@ export function DataTable<R extends GridValidRowModel>(props: DataTableProps<R>)
           bgcolor: 'background.paper',
           '& .MuiDataGrid-cell': { py: 1, display: 'flex', alignItems: 'center' },
           '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
+          ...WRAPPED_ACTIONS,
+          ...NO_LAST_SEPARATOR,
         }}
       />
     );

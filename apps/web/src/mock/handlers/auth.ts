@@ -75,6 +75,9 @@ export function authHandlers(state: MockState, context: MockContext): NamedHandl
     route(context, 'ssoToken', () => {
       throw new MockError(401, 'No completed single sign-on in this browser.');
     }),
+    route(context, 'ssoSecondFactor', () => {
+      throw new MockError(401, 'Single sign-on is not available with mock data: sign in with any email and password.');
+    }),
     route(context, 'forgotPassword', () => ({
       message: 'If an account exists for that email, a link to reset the password is on its way.',
     })),

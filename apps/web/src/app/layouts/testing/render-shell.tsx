@@ -12,6 +12,7 @@ import type { ThemeSettings } from '../../theme/theme-settings';
 import { DEFAULT_THEME_SETTINGS } from '../../theme/theme-settings';
 import { THEME_SETTINGS_KEY } from '../../theme/theme-storage';
 import { RootLayout } from '../root-layout';
+import { setWindowWidth } from '../../../components/testing/window-width';
 
 /** An administrator holding every permission, with a name and two roles. */
 export const ADMIN: StoredUser = {
@@ -46,12 +47,7 @@ export const SERVER: Record<string, FakeAnswer> = {
   ],
 };
 
-/** Sets the window width happy-dom answers media queries with (lg starts at 1200). */
-export function setWindowWidth(width: number): void {
-  (window as unknown as { happyDOM: { setViewport(v: { width: number; height: number }): void } }).happyDOM.setViewport(
-    { width, height: 900 },
-  );
-}
+export { setWindowWidth };
 
 /**
  * Renders the signed-in shell (RootLayout) on a memory router with three small screens, the

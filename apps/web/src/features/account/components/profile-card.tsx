@@ -5,6 +5,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { EmailText } from '../../../components/email-text';
 import { UserAvatar } from '../../../components/user-avatar';
 import { useAccountMe } from '../api/me';
 import { LoadFailed } from './load-failed';
@@ -28,7 +29,7 @@ export function ProfileCard() {
                 {t('account.profile.email')}
               </Typography>
               <Typography component="dd" sx={{ m: 0, fontWeight: 500, overflowWrap: 'anywhere' }}>
-                {user.email}
+                <EmailText>{user.email}</EmailText>
               </Typography>
             </Box>
             <Box>

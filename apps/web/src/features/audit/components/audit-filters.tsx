@@ -1,11 +1,8 @@
-import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
-import SearchOutlined from '@mui/icons-material/SearchOutlined';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
+import { FilterBar } from '../../../components/filter-bar';
+import { FilterSelect } from '../../../components/filter-select';
+import { SearchField } from '../../../components/search-field';
 import type { AuditScreenFilters } from '../api/list-audit';
 import { useAuditActions } from '../api/list-audit';
 
@@ -31,28 +28,18 @@ export function AuditFiltersBar({ filters, typed, onType, onChange, filtered, on
   const choices = filters.action && !names.includes(filters.action) ? [filters.action, ...names] : names;
 
   return (
-    <Box
-      role="search"
-      aria-label={t('audit.filters.label')}
-      sx={{ display: 'flex', gap: 1.5, mb: 2, flexWrap: 'wrap', alignItems: 'flex-start' }}
+    <FilterBar
+      label={t('audit.filters.label')}
+      filtered={filtered}
+      onClear={onClear}
+      clearLabel={t('audit.filters.clear')}
     >
-      <TextField
-        type="search"
-        size="small"
+      <SearchField
         label={t('audit.filters.search')}
         placeholder={t('audit.filters.searchPlaceholder')}
         value={typed.q}
-        onChange={(event) => onType({ q: event.target.value })}
+        onChange={(q) => onType({ q })}
         sx={{ flex: { xs: '1 1 100%', sm: '2 1 240px' }, maxWidth: { sm: 360 } }}
-        slotProps={{
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchOutlined fontSize="small" aria-hidden />
-              </InputAdornment>
-            ),
-          },
-        }}
       />
       <TextField
         size="small"
@@ -61,36 +48,29 @@ export function AuditFiltersBar({ filters, typed, onType, onChange, filtered, on
         onChange={(event) => onType({ actor: event.target.value })}
         sx={fieldSx}
       />
-      <TextField
-        select
-        size="small"
+      <FilterSelect
         label={t('audit.filters.action')}
         value={filters.action}
-        onChange={(event) => onChange({ action: event.target.value })}
+        options={[
+          { value: '', label: t('audit.filters.anyAction') },
+          ...choices.map((name) => ({ value: name, label: name, dir: 'ltr' as const })),
+        ]}
+        onChange={(action) => onChange({ action })}
         sx={fieldSx}
-      >
-        <MenuItem value="">{t('audit.filters.anyAction')}</MenuItem>
-        {choices.map((name) => (
-          <MenuItem key={name} value={name} dir="ltr">
-            {name}
-          </MenuItem>
-        ))}
-      </TextField>
-      <TextField
-        select
-        size="small"
+      />
+      <FilterSelect
         label={t('audit.filters.outcome')}
         value={filters.outcome}
-        onChange={(event) => onChange({ outcome: event.target.value as AuditScreenFilters['outcome'] })}
+        options={[
+          { value: '', label: t('audit.filters.anyOutcome') },
+          ...(['success', 'failure', 'denied'] as const).map((outcome) => ({
+            value: outcome,
+            label: t(`audit.outcome.${outcome}`),
+          })),
+        ]}
+        onChange={(outcome) => onChange({ outcome })}
         sx={fieldSx}
-      >
-        <MenuItem value="">{t('audit.filters.anyOutcome')}</MenuItem>
-        {(['success', 'failure', 'denied'] as const).map((outcome) => (
-          <MenuItem key={outcome} value={outcome}>
-            {t(`audit.outcome.${outcome}`)}
-          </MenuItem>
-        ))}
-      </TextField>
+      />
       <TextField
         size="small"
         label={t('audit.filters.target')}
@@ -116,11 +96,6 @@ export function AuditFiltersBar({ filters, typed, onType, onChange, filtered, on
         sx={fieldSx}
         slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: filters.from || undefined } }}
       />
-      {filtered ? (
-        <Button startIcon={<FilterAltOffOutlined />} onClick={onClear} sx={{ alignSelf: 'center' }}>
-          {t('audit.filters.clear')}
-        </Button>
-      ) : null}
-    </Box>
+    </FilterBar>
   );
 }

@@ -6,11 +6,13 @@ import { DataGrid } from '@mui/x-data-grid';
 import type { GridColDef, GridColumnVisibilityModel, GridPaginationModel, GridSortModel } from '@mui/x-data-grid';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { columnsWidth, overflows, useWidth } from '../../../components/data-table/columns-fit';
 import { gridLocaleText } from '../../../components/data-table/grid-locale';
 import { PAGE_SIZES } from '../../../components/data-table/use-cursor-paging';
 import type { AuditRow } from '../api/list-audit';
 import { formatAuditTime } from './audit-time';
 import { OutcomeChip } from './outcome-chip';
+import { NO_LAST_SEPARATOR } from '../../../components/data-table/grid-styles';
 
 /** Props of the server-paged audit grid. */
 export interface AuditGridProps {
@@ -41,6 +43,7 @@ const NARROW: GridColumnVisibilityModel = {
   target: false,
   source: false,
 };
+/** Below lg, and wherever the wide layout does not fit beside the sidebar: all but the source. */
 const MEDIUM: GridColumnVisibilityModel = { source: false, summary: false };
 const WIDE: GridColumnVisibilityModel = { summary: false };
 
@@ -132,7 +135,10 @@ export function AuditGrid(props: AuditGridProps) {
   const { t, i18n } = useTranslation();
   const columns = useColumns();
   const narrow = useMediaQuery((theme: Theme) => theme.breakpoints.down('sm'));
-  const medium = useMediaQuery((theme: Theme) => theme.breakpoints.down('lg'));
+  const small = useMediaQuery((theme: Theme) => theme.breakpoints.down('lg'));
+  // Beside the sidebar at about 1280 px every column does not fit: the source (in the entry's detail) goes first.
+  const [gridRef, gridWidth] = useWidth();
+  const medium = small || overflows(columnsWidth(columns, WIDE), gridWidth);
   const localeText = useMemo(
     () => ({ ...gridLocaleText(i18n.language), noRowsLabel: props.noRowsLabel }),
     [i18n.language, props.noRowsLabel],
@@ -143,6 +149,7 @@ export function AuditGrid(props: AuditGridProps) {
 
   return (
     <DataGrid<AuditRow>
+      ref={gridRef}
       label={t('audit.gridLabel')}
       rows={props.rows}
       columns={columns}
@@ -176,6 +183,7 @@ export function AuditGrid(props: AuditGridProps) {
         '& .MuiDataGrid-row': { cursor: 'pointer' },
         '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' },
         '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
+        ...NO_LAST_SEPARATOR,
       }}
     />
   );

@@ -24,36 +24,50 @@ function StatCard(props: { icon: IconComponent; label: string; value?: string; c
       role="group"
       aria-labelledby={labelId}
       data-testid={props.testId}
-      sx={{ p: 2.5, display: 'flex', gap: 2, alignItems: 'center', height: '100%' }}
+      sx={{ height: '100%', containerType: 'inline-size' }}
     >
       <Box
         sx={{
-          width: 48,
-          height: 48,
-          flexShrink: 0,
-          borderRadius: 2,
-          display: 'grid',
-          placeItems: 'center',
-          bgcolor: 'action.hover',
-          color: 'primary.main',
+          p: 2.5,
+          display: 'flex',
+          gap: 2,
+          alignItems: 'center',
+          height: '100%',
+          // A narrow card (four in a row beside the sidebar, at a laptop's 1280 px) gives its words
+          // the whole width: the icon goes, so no label breaks over two lines.
+          '@container (max-width: 260px)': { p: 2, '& > [data-stat-icon]': { display: 'none' } },
         }}
       >
-        <Icon aria-hidden />
-      </Box>
-      <Box sx={{ minWidth: 0 }}>
-        <Typography id={labelId} variant="body2" sx={{ color: 'text.secondary' }}>
-          {props.label}
-        </Typography>
-        {props.value === undefined ? (
-          <Skeleton width={64} height={36} />
-        ) : (
-          <Typography variant="h2" component="p" data-testid={`${props.testId}-value`} sx={{ lineHeight: 1.3 }}>
-            {props.value}
+        <Box
+          data-stat-icon
+          sx={{
+            width: 48,
+            height: 48,
+            flexShrink: 0,
+            borderRadius: 2,
+            display: 'grid',
+            placeItems: 'center',
+            bgcolor: 'action.hover',
+            color: 'primary.main',
+          }}
+        >
+          <Icon aria-hidden />
+        </Box>
+        <Box sx={{ minWidth: 0 }}>
+          <Typography id={labelId} variant="body2" sx={{ color: 'text.secondary' }}>
+            {props.label}
           </Typography>
-        )}
-        <Typography variant="caption" sx={{ color: 'text.secondary' }}>
-          {props.caption ?? '\u00a0'}
-        </Typography>
+          {props.value === undefined ? (
+            <Skeleton width={64} height={36} />
+          ) : (
+            <Typography variant="h2" component="p" data-testid={`${props.testId}-value`} sx={{ lineHeight: 1.3 }}>
+              {props.value}
+            </Typography>
+          )}
+          <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+            {props.caption ?? '\u00a0'}
+          </Typography>
+        </Box>
       </Box>
     </Paper>
   );

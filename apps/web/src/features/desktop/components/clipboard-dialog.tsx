@@ -10,7 +10,9 @@ import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '../../../components/copy-button';
+import { formatCount } from '../../../lib/format';
 import type { ClipboardPolicy } from '../connection/desktop-protocol';
+import { CLIPBOARD_MAX_BYTES, utf8Bytes } from '../connection/desktop-protocol';
 
 /** Props of the clipboard dialog. */
 export interface ClipboardDialogProps {
@@ -28,10 +30,13 @@ export interface ClipboardDialogProps {
  * desktop's clipboard (paste it there with Ctrl+V); what the desktop copies shows here to copy.
  */
 export function ClipboardDialog({ open, policy, received, onSend, onClose }: ClipboardDialogProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const titleId = useId();
   const [text, setText] = useState('');
+  // The gateway takes at most CLIPBOARD_MAX_BYTES of UTF-8 at a time: a longer text is not sent.
+  const tooLong = utf8Bytes(text) > CLIPBOARD_MAX_BYTES;
   const send = () => {
+    if (tooLong) return;
     onSend(text);
     setText('');
     onClose();
@@ -49,7 +54,15 @@ export function ClipboardDialog({ open, policy, received, onSend, onClose }: Cli
           <>
             <TextField
               label={t('desktop.clipboard.sendLabel')}
-              helperText={t('desktop.clipboard.sendHelp')}
+              helperText={
+                tooLong
+                  ? t('desktop.clipboard.tooLong', {
+                      size: formatCount(utf8Bytes(text), i18n.language),
+                      max: formatCount(CLIPBOARD_MAX_BYTES, i18n.language),
+                    })
+                  : t('desktop.clipboard.sendHelp')
+              }
+              error={tooLong}
               value={text}
               onChange={(event) => setText(event.target.value)}
               multiline
@@ -60,7 +73,7 @@ export function ClipboardDialog({ open, policy, received, onSend, onClose }: Cli
               margin="dense"
             />
             <Box sx={{ display: 'flex', justifyContent: 'flex-end', mt: 1 }}>
-              <Button variant="contained" startIcon={<SendOutlined />} disabled={text === ''} onClick={send}>
+              <Button variant="contained" startIcon={<SendOutlined />} disabled={text === '' || tooLong} onClick={send}>
                 {t('desktop.clipboard.send')}
               </Button>
             </Box>

@@ -334,18 +334,72 @@ describe('DesktopPage', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('Disconnected');
   });
 
-  it('sends Ctrl+Alt+Del and clipboard text, and shows what the desktop copied', async () => {
+  it('sends Ctrl+Alt+Del and clipboard text in full Unicode beside RFB, and shows what the desktop copied', async () => {
     const socket = await connect();
     const rfb = await ready(socket);
     fireEvent.click(screen.getByRole('button', { name: 'Ctrl+Alt+Del' }));
     expect(rfb.sendCtrlAltDel).toHaveBeenCalledTimes(1);
-    act(() => rfb.emit('clipboard', { text: 'copied over there' }));
+    // The gateway sends the desktop's copy as a text frame; noVNC's own clipboard path is not used.
+    act(() => rfb.emit('clipboard', { text: 'through RFB' }));
+    act(() => socket.text({ clipboard: { text: 'copied over there: مرحبا 你好 👋 café' } }));
+    // An empty copy is no copy.
+    act(() => socket.text({ clipboard: { text: '' } }));
     fireEvent.click(screen.getByRole('button', { name: 'Clipboard' }));
     const dialog = await screen.findByRole('dialog', { name: 'Clipboard' });
-    expect(within(dialog).getByText('copied over there')).toBeTruthy();
-    fireEvent.change(within(dialog).getByLabelText('Text for the desktop'), { target: { value: 'hello desktop' } });
+    expect(within(dialog).getByText('copied over there: مرحبا 你好 👋 café')).toBeTruthy();
+    expect(within(dialog).queryByText('through RFB')).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText('Text for the desktop'), {
+      target: { value: 'hello desktop 你好 👋' },
+    });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send to desktop' }));
-    expect(rfb.clipboardPasteFrom).toHaveBeenCalledWith('hello desktop');
+    expect(socket.sent.at(-1)).toBe(JSON.stringify({ clipboard: { text: 'hello desktop 你好 👋' } }));
+    expect(rfb.clipboardPasteFrom).not.toHaveBeenCalled();
+  });
+
+  it('a clipboard text over the gateway’s bound is not sent, and the dialog says why', async () => {
+    const socket = await connect();
+    await ready(socket);
+    fireEvent.click(screen.getByRole('button', { name: 'Clipboard' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Clipboard' });
+    const sentBefore = socket.sent.length;
+    // 128,001 two-byte characters: 256,002 bytes of UTF-8, two over.
+    fireEvent.change(within(dialog).getByLabelText('Text for the desktop'), {
+      target: { value: 'é'.repeat(128_001) },
+    });
+    expect(
+      within(dialog).getByText(
+        'The text is 256,002 bytes of UTF-8: at most 256,000 bytes go to the desktop at a time.',
+      ),
+    ).toBeTruthy();
+    const send = within(dialog).getByRole('button', { name: 'Send to desktop' });
+    expect((send as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(send);
+    expect(socket.sent).toHaveLength(sentBefore);
+    // At the bound it goes.
+    fireEvent.change(within(dialog).getByLabelText('Text for the desktop'), {
+      target: { value: 'é'.repeat(128_000) },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Send to desktop' }));
+    expect(socket.sent).toHaveLength(sentBefore + 1);
+  });
+
+  it('a clipboard text the gateway refused: the user reads why, in their language', async () => {
+    const socket = await connect();
+    await ready(socket);
+    act(() =>
+      socket.text({
+        clipboard_refused: 'This desktop’s definition lets no text into the desktop: nothing was sent.',
+        code: 'not-allowed',
+      }),
+    );
+    expect((await screen.findByText(/The gateway did not send the text to the desktop/)).textContent).toBe(
+      "The gateway did not send the text to the desktop: this desktop's definition lets no text into the desktop.",
+    );
+    act(() => socket.text({ clipboard_refused: 'Too long.', code: 'too-long' }));
+    expect(await screen.findByText(/at most 256,000 bytes of UTF-8 at a time/)).toBeTruthy();
+    // A reason this console does not know: the gateway's own words.
+    act(() => socket.text({ clipboard_refused: 'Some new reason.', code: 'sideways' }));
+    expect(await screen.findByText(/Some new reason\./)).toBeTruthy();
   });
 
   it('clipboard off by the definition: no clipboard button, and a note says it is off', async () => {
@@ -359,8 +413,8 @@ describe('DesktopPage', () => {
 
   it('clipboard out of the desktop only: nothing to send, what the desktop copied shows, and why', async () => {
     const socket = await connect();
-    const rfb = await ready(socket, { clipboard: 'from-desktop' });
-    act(() => rfb.emit('clipboard', { text: 'copied over there' }));
+    await ready(socket, { clipboard: 'from-desktop' });
+    act(() => socket.text({ clipboard: { text: 'copied over there' } }));
     fireEvent.click(screen.getByRole('button', { name: 'Clipboard' }));
     const dialog = await screen.findByRole('dialog', { name: 'Clipboard' });
     expect(within(dialog).getByText('copied over there')).toBeTruthy();
@@ -377,7 +431,8 @@ describe('DesktopPage', () => {
     expect(within(dialog).getByText(/lets text go into the desktop only/)).toBeTruthy();
     fireEvent.change(within(dialog).getByLabelText('Text for the desktop'), { target: { value: 'hello' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Send to desktop' }));
-    expect(rfb.clipboardPasteFrom).toHaveBeenCalledWith('hello');
+    expect(socket.sent.at(-1)).toBe(JSON.stringify({ clipboard: { text: 'hello' } }));
+    expect(rfb.clipboardPasteFrom).not.toHaveBeenCalled();
   });
 
   it('a resize of the stage asks the gateway for the new size once it settles (debounced), never before ready', async () => {

@@ -3,16 +3,18 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useQuery } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { useSnackbar } from '../../../components/snackbar/snackbar-context';
 import { usePageTitle } from '../../../components/use-page-title';
 import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
+import { formatCount } from '../../../lib/format';
 import { getToken, signOut } from '../../../lib/session';
 import type { ConnectHello } from '../connection/desktop-protocol';
-import { browserScreen, desktopSize } from '../connection/desktop-protocol';
+import { CLIPBOARD_MAX_BYTES, browserScreen, desktopSize } from '../connection/desktop-protocol';
 import { useDesktopConnection } from '../connection/use-desktop-connection';
 import { ClipboardDialog } from './clipboard-dialog';
 import type { HostCredentials } from './connect-form';
@@ -37,7 +39,7 @@ const BACK = '/tunnels';
  * to the host; Gatehouse connects, records what is shown, and the desktop fills the window.
  */
 export function DesktopPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const { definitionId = '' } = useParams();
   const definitions = useUsableDefinitions();
   const lists = definitions.data;
@@ -54,6 +56,19 @@ export function DesktopPage() {
   const [confirming, setConfirming] = useState(false);
   const [clipboardOpen, setClipboardOpen] = useState(false);
   const [clipboardSeen, setClipboardSeen] = useState<string | null>(null);
+  // The gateway did not take a text sent to the desktop's clipboard: the user reads why.
+  const snackbar = useSnackbar();
+  const refused = state.clipboardRefused;
+  useEffect(() => {
+    if (!refused) return;
+    // The gateway's reason in the user's language; its own (English) words, isolated, for a code this console does not know.
+    const reason = refused.code
+      ? t(`desktop.clipboard.refusedWhy.${refused.code}`, { max: formatCount(CLIPBOARD_MAX_BYTES, i18n.language) })
+      : `\u2068${refused.message}\u2069`;
+    snackbar.error(t('desktop.clipboard.refused', { reason }));
+    // Each refusal once (seq), whatever else re-renders.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [refused?.seq]);
   // The remote desktop follows the area's size (debounced); a host that cannot keeps its size, scaled.
   useRemoteResize(targetRef, state.phase === 'connected', connection.requestSize);
 

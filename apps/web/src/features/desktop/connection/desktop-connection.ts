@@ -1,6 +1,6 @@
 import RFB from '@novnc/novnc';
-import type { ClipboardPolicy, DesktopEnd, DesktopSize } from './desktop-protocol';
-import { endOfClose, parseAnswer, wsUrl } from './desktop-protocol';
+import type { ClipboardPolicy, ClipboardRefusal, DesktopEnd, DesktopSize } from './desktop-protocol';
+import { endOfClose, parseAnswer, parseClipboardFrame, wsUrl } from './desktop-protocol';
 
 /** Where a desktop connection is: not opened, waiting for the server's ready, showing, or over. */
 export type DesktopPhase = 'idle' | 'connecting' | 'connected' | 'ended';
@@ -16,6 +16,11 @@ export interface DesktopState {
   size: DesktopSize | null;
   /** The text last copied on the remote desktop, or null. */
   clipboard: string | null;
+  /**
+   * Why the gateway did not take the last text sent to the desktop's clipboard (its own words), or
+   * null; `seq` tells a new refusal from the last one.
+   */
+  clipboardRefused: { message: string; code: ClipboardRefusal | null; seq: number } | null;
   /** What the definition lets the clipboard carry (the gateway enforces it). */
   clipboardPolicy: ClipboardPolicy;
 }
@@ -35,6 +40,7 @@ const IDLE: DesktopState = {
   recordingId: null,
   size: null,
   clipboard: null,
+  clipboardRefused: null,
   clipboardPolicy: 'both',
 };
 
@@ -90,17 +96,15 @@ export class DesktopConnection {
         return;
       }
       const rfb = new RFB(element, socket, { shared: true });
+      // The clipboard travels in UTF-8 in text frames beside RFB (the gateway's x11vnc exchanges
+      // none: RFB's cut text is Latin-1 only). noVNC reads a text frame as no bytes and skips it.
+      socket.addEventListener('message', onClipboard);
       rfb.viewOnly = viewOnly;
       rfb.scaleViewport = true;
       rfb.clipViewport = false;
       rfb.resizeSession = false;
       rfb.focusOnClick = true;
       rfb.background = 'transparent';
-      // x11vnc sends an empty text about 15 s in when nothing owns the desktop's selection: that is
-      // no copy, and must not show as a new clipboard.
-      rfb.addEventListener('clipboard', (clip) => {
-        if (clip.detail.text !== '') this.set({ clipboard: clip.detail.text });
-      });
       this.rfb = rfb;
       this.set({
         phase: 'connected',
@@ -109,6 +113,15 @@ export class DesktopConnection {
         clipboardPolicy: answer.clipboard,
       });
       if (!viewOnly) rfb.focus({ preventScroll: true });
+    };
+    let refusals = 0;
+    const onClipboard = (event: MessageEvent) => {
+      if (typeof event.data !== 'string') return;
+      const frame = parseClipboardFrame(event.data);
+      // An empty copy is no copy: it must not show as a new clipboard.
+      if (frame?.kind === 'copied' && frame.text !== '') this.set({ clipboard: frame.text });
+      if (frame?.kind === 'refused')
+        this.set({ clipboardRefused: { message: frame.message, code: frame.code, seq: (refusals += 1) } });
     };
     const onClose = (event: CloseEvent) => {
       first = null;
@@ -125,6 +138,7 @@ export class DesktopConnection {
     this.detach = () => {
       socket.removeEventListener('open', onOpen);
       socket.removeEventListener('message', onMessage);
+      socket.removeEventListener('message', onClipboard);
       socket.removeEventListener('close', onClose);
     };
   }
@@ -149,9 +163,14 @@ export class DesktopConnection {
     this.rfb?.focus({ preventScroll: true });
   };
 
-  /** Gives the remote desktop this text as its clipboard. */
+  /**
+   * Gives the remote desktop this text as its clipboard: a text frame to the gateway, which checks
+   * the definition's policy and the size (the dialog refuses a text too long before it is sent).
+   */
   readonly paste = (text: string): void => {
-    this.rfb?.clipboardPasteFrom(text);
+    // 1: WebSocket.OPEN.
+    if (this.state.phase !== 'connected' || this.socket?.readyState !== 1) return;
+    this.socket.send(JSON.stringify({ clipboard: { text } }));
   };
 
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { browserScreen, desktopSize, endOfClose, parseAnswer, wsUrl } from './desktop-protocol';
+import { browserScreen, desktopSize, endOfClose, parseAnswer, parseClipboardFrame, wsUrl } from './desktop-protocol';
 
 describe('desktop protocol', () => {
   it('opens the socket on the console’s own origin and path, ws or wss as the page', () => {
@@ -9,6 +9,22 @@ describe('desktop protocol', () => {
     expect(wsUrl('/api/desktop/watch?recording=r', { href: 'https://gh.test/console/index.html#/x' })).toBe(
       'wss://gh.test/console/api/desktop/watch?recording=r',
     );
+  });
+
+  it('reads the gateway’s clipboard frames (a copy, or a refusal), and nothing else', () => {
+    expect(parseClipboardFrame('{"clipboard":{"text":"مرحبا 👋"}}')).toEqual({ kind: 'copied', text: 'مرحبا 👋' });
+    expect(parseClipboardFrame('{"clipboard_refused":"no","code":"too-long"}')).toEqual({
+      kind: 'refused',
+      message: 'no',
+      code: 'too-long',
+    });
+    expect(parseClipboardFrame('{"clipboard_refused":"no","code":"other"}')).toEqual({
+      kind: 'refused',
+      message: 'no',
+      code: null,
+    });
+    for (const other of ['{"clipboard":{"text":5}}', '{"clipboard":null}', '{"resize":{}}', 'null', '"x"', '{'])
+      expect(parseClipboardFrame(other)).toBeNull();
   });
 
   it('asks for the area’s size within the server’s limits', () => {

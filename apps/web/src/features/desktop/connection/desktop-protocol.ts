@@ -156,3 +156,36 @@ export function parseAnswer(text: string): ServerAnswer {
           : 'off',
   };
 }
+
+/** The most text the desktop's clipboard carries at a time, in bytes of UTF-8 (the gateway's bound). */
+export { DESKTOP_CLIPBOARD_MAX_BYTES as CLIPBOARD_MAX_BYTES, utf8Bytes } from '@gatehouse/contracts';
+
+/** Why the gateway did not take a clipboard text (it sends its English words too). */
+export type ClipboardRefusal = 'not-allowed' | 'too-long' | 'malformed' | 'unavailable';
+const REFUSALS: readonly string[] = ['not-allowed', 'too-long', 'malformed', 'unavailable'];
+
+/** A clipboard frame from the gateway: what the desktop copied, or why a text sent was not taken. */
+export type ClipboardFrame =
+  { kind: 'copied'; text: string } | { kind: 'refused'; message: string; code: ClipboardRefusal | null };
+
+/** Reads a clipboard text frame after ready; anything else is null. */
+export function parseClipboardFrame(text: string): ClipboardFrame | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  const frame = value as { clipboard?: { text?: unknown } | null; clipboard_refused?: unknown; code?: unknown };
+  if (typeof frame.clipboard_refused === 'string')
+    return {
+      kind: 'refused',
+      message: frame.clipboard_refused,
+      // A code this console does not know: the gateway's own words are shown.
+      code: REFUSALS.includes(frame.code as string) ? (frame.code as ClipboardRefusal) : null,
+    };
+  if (typeof frame.clipboard === 'object' && frame.clipboard !== null && typeof frame.clipboard.text === 'string')
+    return { kind: 'copied', text: frame.clipboard.text };
+  return null;
+}

@@ -1,17 +1,43 @@
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
-import Link from '@mui/material/Link';
 import type { GridColDef } from '@mui/x-data-grid';
 import { GridActionsCellItem } from '@mui/x-data-grid';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
+import type { RowSummary } from '../../../components/data-table/data-table';
+import { OpenLink, SummaryCell } from '../../../components/data-table/summary-cell';
 import type { GroupItem } from '../api/list-groups';
 
 /** What the rows' buttons do; `onDelete` is left out for those who may not delete. */
 export interface GroupColumnActions {
   onOpen: (group: GroupItem) => void;
   onDelete?: (group: GroupItem) => void;
+}
+
+/** Below lg, a group in one cell: its name, member counts and creation time (sorted by name). */
+export function useGroupSummary(onOpen: (group: GroupItem) => void): RowSummary<GroupItem> {
+  const { t } = useTranslation();
+  return useMemo<RowSummary<GroupItem>>(
+    () => ({
+      header: t('groups.columns.name'),
+      sortValue: (row) => row.name,
+      render: (row, tabIndex) => (
+        <SummaryCell
+          title={<OpenLink row={row} tabIndex={tabIndex} onOpen={onOpen} />}
+          lines={[
+            [
+              `${t('groups.columns.users')}: ${row.users.length}`,
+              `${t('groups.columns.agents')}: ${row.agents.length}`,
+              `${t('groups.columns.children')}: ${row.groups.length}`,
+            ].join(' · '),
+            `${t('groups.columns.created')}: ${formatDateTime(row.created_at)}`,
+          ]}
+        />
+      ),
+    }),
+    [t, onOpen],
+  );
 }
 
 /** The groups grid's columns: name, direct member counts, creation time and actions. */
@@ -23,18 +49,8 @@ export function useGroupColumns({ onOpen, onDelete }: GroupColumnActions): GridC
         field: 'name',
         headerName: t('groups.columns.name'),
         flex: 2,
-        minWidth: 180,
-        renderCell: ({ row, tabIndex }) => (
-          <Link
-            component="button"
-            type="button"
-            tabIndex={tabIndex}
-            onClick={() => onOpen(row)}
-            sx={{ fontWeight: 500, textAlign: 'start' }}
-          >
-            {row.name}
-          </Link>
-        ),
+        minWidth: 140,
+        renderCell: ({ row, tabIndex }) => <OpenLink row={row} tabIndex={tabIndex} onOpen={onOpen} />,
       },
       // Counts are not typed 'number': that aligns cells and headers to opposite sides in Arabic;
       // the default comparator still sorts them as numbers.

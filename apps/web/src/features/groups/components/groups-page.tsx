@@ -13,7 +13,7 @@ import type { GroupItem } from '../api/list-groups';
 import { useGroups } from '../api/list-groups';
 import { CreateGroupDialog } from './create-group-dialog';
 import { DeleteGroupDialog } from './delete-group-dialog';
-import { useGroupColumns } from './group-columns';
+import { useGroupColumns, useGroupSummary } from './group-columns';
 import { GroupDetailDialog } from './group-detail-dialog';
 
 const searchTexts = (group: GroupItem) => [
@@ -36,6 +36,7 @@ export function GroupsPage() {
   const open = useCallback((group: GroupItem) => setOpenName(group.name), []);
   const remove = useCallback((group: GroupItem) => setDeleting(group.name), []);
   const columns = useGroupColumns({ onOpen: open, onDelete: canModify ? remove : undefined });
+  const summary = useGroupSummary(open);
   const all = groups.data?.groups ?? [];
   // The detail follows the list, so it shows each change once the list is fetched again.
   const opened = all.find((group) => group.name === openName) ?? null;
@@ -54,6 +55,7 @@ export function GroupsPage() {
         searchLabel={t('groups.search')}
         rows={groups.data?.groups}
         columns={columns}
+        summary={summary}
         getRowId={groupId}
         searchTexts={searchTexts}
         loading={groups.isLoading}

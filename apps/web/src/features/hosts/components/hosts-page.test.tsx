@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeServer, renderWithProviders } from '../../../components/testing/render-with-providers';
+import { setWindowWidth } from '../../../components/testing/window-width';
 import type { StoredUser } from '../../../lib/session';
 import { signIn, signOut } from '../../../lib/session';
 import type { AgentItem } from '../api/list-agents';
@@ -57,6 +58,20 @@ describe('HostsPage', () => {
     expect(within(windows).getByText('Windows')).toBeTruthy();
     expect(within(windows).getByText(/ago$/)).toBeTruthy();
     expect(screen.queryByRole('menuitem', { name: 'Delete db-01' })).toBeNull();
+  });
+
+  it('on a phone, the summary names its last-seen line: "Last seen: Never", not a bare "Never"', async () => {
+    setWindowWidth(390);
+    signInWith(['list-host']);
+    const never = { ...agent('6f1c1f3e-8d7e-4c5b-9a51-000000000003', 'new-03', 1, false), last_seen: null };
+    fakeServer({ 'GET api/agent': [200, { agents: [never] }] });
+    renderPage();
+    const row = (await screen.findByText('new-03')).closest('[role="row"]') as HTMLElement;
+    const line = within(row).getByText(
+      (_content, el) => el?.tagName === 'SPAN' && el.textContent === 'Last seen: Never',
+    );
+    expect(line).toBeTruthy();
+    setWindowWidth(1440);
   });
 
   it('filters by the search box', async () => {

@@ -12,9 +12,12 @@ import { useSession } from '../../../lib/use-session';
 import type { AgentItem } from '../api/list-agents';
 import { useAgents } from '../api/list-agents';
 import { AddHostDialog } from './add-host/add-host-dialog';
-import { useAgentColumns } from './agent-columns';
+import { useAgentColumns, useAgentSummary } from './agent-columns';
 import { ConfigDialog } from './config-dialog';
 import { DeleteAgentDialog } from './delete-agent-dialog';
+
+/** The column that goes first where the list is narrow: the agent's version (the host's settings show it). */
+const HOST_OPTIONAL = ['version'];
 
 const searchTexts = (agent: AgentItem) => [agent.hostname, agent.version ?? ''];
 const agentId = (agent: AgentItem) => agent.id;
@@ -31,6 +34,7 @@ export function HostsPage() {
   const configure = useCallback((agent: AgentItem) => setConfiguringId(agent.id), []);
   const remove = useCallback((agent: AgentItem) => setDeleting(agent), []);
   const columns = useAgentColumns({ onConfigure: configure, onDelete: canModify ? remove : undefined });
+  const summary = useAgentSummary(configure);
   // The dialog follows the list, so a host that goes away closes it.
   const configuring = agents.data?.agents.find((agent) => agent.id === configuringId) ?? null;
 
@@ -48,6 +52,8 @@ export function HostsPage() {
         searchLabel={t('hosts.search')}
         rows={agents.data?.agents}
         columns={columns}
+        summary={summary}
+        optional={HOST_OPTIONAL}
         getRowId={agentId}
         searchTexts={searchTexts}
         loading={agents.isLoading}

@@ -14,6 +14,7 @@ import { IntegrityChip } from './integrity-chip';
 import { ReplayControls } from './replay-controls';
 import { ReplaySearch } from './replay-search';
 import { ReplayTransfers } from './replay-transfers';
+import { TerminalScaleToggle, usePlayerScale } from './scale-toggle';
 import { TerminalFrame } from './terminal-frame';
 
 /** What the replay needs of a session: the list's row or the detail both do. */
@@ -39,6 +40,9 @@ export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
   const theme = useTheme();
   const [frameRef, host] = useTerminalHost(recording.width || 80, recording.height || 24, CONTROLS_HEIGHT);
   const { engine, state } = useReplay(recording.id, host, recording.ended_on === null);
+  // Fit or actual size, as this browser chose last.
+  const [scale, setScale] = usePlayerScale();
+  useEffect(() => host?.setScale(scale), [host, scale]);
   // ?t=seconds (search across recordings links so): once ready, the replay opens at that moment.
   const [params] = useSearchParams();
   const startAt = Number(params.get('t') ?? '');
@@ -54,6 +58,8 @@ export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
   const onKeyDown = (event: KeyboardEvent) => {
     const target = event.target as HTMLElement;
     if (!engine || TYPING.has(target.tagName) || target.isContentEditable) return;
+    // In the terminal at actual size the arrows pan it (the browser scrolls it), as in any scroll area.
+    if (event.key.startsWith('Arrow') && target.closest('[data-pans]')) return;
     // In a right-to-left page the seek bar runs right to left, so the arrows follow it.
     const forward = theme.direction === 'rtl' ? 'ArrowLeft' : 'ArrowRight';
     const back = theme.direction === 'rtl' ? 'ArrowRight' : 'ArrowLeft';
@@ -78,6 +84,7 @@ export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
       <Stack spacing={2}>
         <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
           <IntegrityChip recordingId={recording.id} />
+          <TerminalScaleToggle value={scale} onChange={setScale} />
           <Box sx={{ flex: 1 }} />
           <DownloadButton recordingId={recording.id} kind="cast" />
           {recording.ended_on !== null ? <DownloadButton recordingId={recording.id} kind="bundle" /> : null}
@@ -85,7 +92,12 @@ export function ReplayPlayer({ recording }: { recording: PlayableRecording }) {
         {state.status === 'error' ? (
           <Alert severity="error">{t('player.replay.loadFailed', { message: state.error ?? '' })}</Alert>
         ) : null}
-        <TerminalFrame frameRef={frameRef} label={t('player.replay.terminal')} testId="replay-terminal" />
+        <TerminalFrame
+          frameRef={frameRef}
+          label={t('player.replay.terminal')}
+          testId="replay-terminal"
+          pans={scale === 'actual'}
+        />
         <ReplayControls engine={engine} state={state} marks={marks} />
         <Typography variant="caption" sx={{ color: 'text.secondary' }}>
           {t('player.replay.keys')}

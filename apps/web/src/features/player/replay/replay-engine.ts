@@ -137,7 +137,8 @@ export class ReplayEngine {
     const generation = ++this.generation;
     const started = this.now();
     const target = clampTime(t, this.state.duration);
-    this.set({ position: target, buffering: true, ended: false });
+    // seekMs goes back to null until this seek is done, so each seek reports its own time.
+    this.set({ position: target, buffering: true, ended: false, seekMs: null });
     if (this.complete) {
       this.seekInMemory(target, null, generation, started);
       return;
@@ -157,7 +158,7 @@ export class ReplayEngine {
     if (this.state.status !== 'ready') return;
     const generation = ++this.generation;
     const started = this.now();
-    this.set({ position: clampTime(t, this.state.duration), buffering: true, ended: false });
+    this.set({ position: clampTime(t, this.state.duration), buffering: true, ended: false, seekMs: null });
     if (this.complete) {
       this.seekInMemory(t, offset, generation, started);
       return;

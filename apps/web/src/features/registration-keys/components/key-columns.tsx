@@ -5,9 +5,12 @@ import Typography from '@mui/material/Typography';
 import type { GridColDef } from '@mui/x-data-grid';
 import { GridActionsCellItem } from '@mui/x-data-grid';
 import { useMemo } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { keyStatus } from '../../../components/key-limits/key-limits';
 import { formatDateTime, formatRelative } from '../../../lib/dates';
+import type { RowSummary } from '../../../components/data-table/data-table';
+import { SummaryCell } from '../../../components/data-table/summary-cell';
 import type { KeyItem } from '../api/list-keys';
 
 /** A main line with a quieter second line under it. */
@@ -27,6 +30,59 @@ function TwoLines({ main, sub, chip }: { main: string; sub?: string; chip?: stri
   );
 }
 
+/** When a key expires (relative, with the date), marked once it has. */
+function expiry(row: KeyItem, t: TFunction) {
+  const expired = keyStatus(row, Date.now()) === 'expired';
+  return (
+    <TwoLines
+      main={t(expired ? 'registrationKeys.expiredAgo' : 'registrationKeys.expiresIn', {
+        when: formatRelative(row.expires_at),
+      })}
+      sub={formatDateTime(row.expires_at)}
+      {...(expired ? { chip: t('keyLimits.status.expired') } : {})}
+    />
+  );
+}
+
+/** Uses left of uses, marked once used up. */
+function UsesLeft({ row, labelled = false }: { row: KeyItem; labelled?: boolean }) {
+  const { t } = useTranslation();
+  return (
+    <TwoLines
+      main={t(labelled ? 'registrationKeys.usesLeftLine' : 'registrationKeys.usesLeft', {
+        left: row.uses_left,
+        uses: row.uses,
+      })}
+      {...(row.uses_left <= 0 ? { chip: t('keyLimits.status.usedUp') } : {})}
+    />
+  );
+}
+
+/** Below lg, a key in one cell: description, expiry, uses left, creator and last use (sorted by description). */
+export function useKeySummary(): RowSummary<KeyItem> {
+  const { t } = useTranslation();
+  return useMemo<RowSummary<KeyItem>>(
+    () => ({
+      header: t('registrationKeys.columns.description'),
+      sortValue: (row) => row.description,
+      render: (row) => (
+        <SummaryCell
+          title={row.description}
+          lines={[
+            <Box key="expiry">{expiry(row, t)}</Box>,
+            <UsesLeft key="uses" row={row} labelled />,
+            `${t('registrationKeys.columns.createdBy')}: ${row.created_by ?? '-'} · ${formatDateTime(row.created)}`,
+            `${t('registrationKeys.columns.lastUsed')}: ${
+              row.last_used_at ? formatDateTime(row.last_used_at) : t('registrationKeys.neverUsed')
+            }`,
+          ]}
+        />
+      ),
+    }),
+    [t],
+  );
+}
+
 /**
  * The keys grid's columns: description, expiry (relative, with the date; expired keys marked),
  * uses left of uses (used-up keys marked), who created it and when, last use, delete.
@@ -40,32 +96,16 @@ export function useKeyColumns(onDelete: (key: KeyItem) => void): GridColDef<KeyI
         field: 'expires_at',
         headerName: t('registrationKeys.columns.expires'),
         flex: 1.4,
-        minWidth: 190,
+        minWidth: 170,
         valueGetter: (value: string) => Date.parse(value),
-        renderCell: ({ row }) => {
-          const expired = keyStatus(row, Date.now()) === 'expired';
-          return (
-            <TwoLines
-              main={t(expired ? 'registrationKeys.expiredAgo' : 'registrationKeys.expiresIn', {
-                when: formatRelative(row.expires_at),
-              })}
-              sub={formatDateTime(row.expires_at)}
-              {...(expired ? { chip: t('keyLimits.status.expired') } : {})}
-            />
-          );
-        },
+        renderCell: ({ row }) => expiry(row, t),
       },
       {
         field: 'uses_left',
         headerName: t('registrationKeys.columns.usesLeft'),
         flex: 1,
         minWidth: 150,
-        renderCell: ({ row }) => (
-          <TwoLines
-            main={t('registrationKeys.usesLeft', { left: row.uses_left, uses: row.uses })}
-            {...(row.uses_left <= 0 ? { chip: t('keyLimits.status.usedUp') } : {})}
-          />
-        ),
+        renderCell: ({ row }) => <UsesLeft row={row} />,
       },
       {
         field: 'created',

@@ -48,14 +48,14 @@ afterEach(() => {
 });
 
 describe('RegistrationKeysPage', () => {
-  it('shows when each key expires and how many uses it has left, marking expired and used-up keys', async () => {
+  it('shows when each key expires and how many uses it has left (the phone’s summary names the uses), marking expired and used-up keys', async () => {
     signInAs('admin');
     fakeServer({ 'GET api/apikey': [200, { keys: KEYS }] });
     renderWithProviders(<RegistrationKeysPage />);
 
     const berlin = await rowOf('Berlin site');
     expect(within(berlin).getByText('Expires in 5 hours')).toBeTruthy();
-    expect(within(berlin).getByText('7 of 10 left')).toBeTruthy();
+    expect(within(berlin).getByText('Uses: 7 of 10 left')).toBeTruthy();
     expect(within(berlin).queryByText('Expired')).toBeNull();
     expect(within(berlin).queryByText('Used up')).toBeNull();
 
@@ -65,7 +65,7 @@ describe('RegistrationKeysPage', () => {
 
     const paris = await rowOf('Paris site');
     expect(within(paris).getByText('Expires in 2 days')).toBeTruthy();
-    expect(within(paris).getByText('0 of 2 left')).toBeTruthy();
+    expect(within(paris).getByText('Uses: 0 of 2 left')).toBeTruthy();
     expect(within(paris).getByText('Used up')).toBeTruthy();
   });
 

@@ -15,8 +15,11 @@ import type { KeyItem } from '../api/list-keys';
 import { useKeys } from '../api/list-keys';
 import { DeleteKeyDialog } from './delete-key-dialog';
 import { GenerateKeyDialog } from './generate-key-dialog';
-import { useKeyColumns } from './key-columns';
+import { useKeyColumns, useKeySummary } from './key-columns';
 import { KeySecretDialog } from './key-secret-dialog';
+
+/** Columns that go first where the list is narrow: when the key was made, then by whom. */
+const KEY_OPTIONAL = ['created', 'created_by'];
 
 const searchTexts = (key: KeyItem) => [key.description, key.created_by ?? ''];
 const keyId = (key: KeyItem) => key.uuid;
@@ -35,6 +38,7 @@ export function RegistrationKeysPage() {
   const [deleting, setDeleting] = useState<KeyItem | null>(null);
   const onDelete = useCallback((key: KeyItem) => setDeleting(key), []);
   const columns = useKeyColumns(onDelete);
+  const summary = useKeySummary();
 
   if (!admin) {
     return (
@@ -63,6 +67,8 @@ export function RegistrationKeysPage() {
         searchLabel={t('registrationKeys.search')}
         rows={keys.data?.keys}
         columns={columns}
+        summary={summary}
+        optional={KEY_OPTIONAL}
         getRowId={keyId}
         searchTexts={searchTexts}
         loading={keys.isLoading}

@@ -14,7 +14,7 @@ import type { RoleItem } from '../api/list-roles';
 import { useRoles } from '../api/list-roles';
 import { CreateRoleDialog } from './create-role-dialog';
 import { DeleteRoleDialog } from './delete-role-dialog';
-import { useRoleColumns } from './role-columns';
+import { useRoleColumns, useRoleSummary } from './role-columns';
 import { RoleDetailDialog } from './role-detail-dialog';
 
 const searchTexts = (role: RoleItem) => [role.name, ...role.permissions];
@@ -35,6 +35,7 @@ export function RolesPage() {
   const [deleting, setDeleting] = useState<RoleItem | null>(null);
   const open = useCallback((role: RoleItem) => setOpenName(role.name), []);
   const columns = useRoleColumns({ onOpen: open, onDelete: rights.canModify ? setDeleting : undefined });
+  const summary = useRoleSummary(open);
 
   const createButton = canCreate ? (
     <Button variant="contained" startIcon={<AddOutlined />} onClick={() => setCreating(true)}>
@@ -55,6 +56,7 @@ export function RolesPage() {
         searchLabel={t('roles.search')}
         rows={roles.data?.roles}
         columns={columns}
+        summary={summary}
         getRowId={roleId}
         searchTexts={searchTexts}
         loading={roles.isLoading}

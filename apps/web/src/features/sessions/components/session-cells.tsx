@@ -34,14 +34,39 @@ export function TypeLabel({ kind }: { kind: SessionKind }) {
  * command) or forward; for rdp, a browser desktop filmed at the gateway or a native RDP client
  * (through a tunnel); '-' for other sessions, and SSH ones that began before kinds were recorded.
  */
-export function ChannelKindLabel({ row }: { row: Pick<SessionRow, 'kind' | 'command' | 'type' | 'has_video'> }) {
+export function ChannelKindLabel({
+  row,
+  whole = false,
+}: {
+  row: Pick<SessionRow, 'kind' | 'command' | 'type' | 'has_video'>;
+  /** The whole command under the kind, wrapping (a session's facts); otherwise one line, cut with its title. */
+  whole?: boolean;
+}) {
   const { t } = useTranslation();
   if (!row.kind) return sessionType(row) === 'rdp' ? <>{t('sessions.kind.rdpClient')}</> : <>-</>;
   const label = t(`sessions.kind.${row.kind}`);
   if (!row.command) return <>{label}</>;
+  if (whole)
+    return (
+      <>
+        <Box component="span" sx={{ display: 'block' }}>
+          {label}
+        </Box>
+        <Box
+          component="code"
+          dir="ltr"
+          sx={{ display: 'block', whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontSize: '0.8rem', mt: 0.25 }}
+        >
+          {row.command}
+        </Box>
+      </>
+    );
   return (
     <Box component="span" sx={{ display: 'flex', gap: 0.75, minWidth: 0, alignItems: 'baseline' }}>
-      <span>{label}</span>
+      {/* The kind's word stays whole; only the command gives way. */}
+      <Box component="span" sx={{ flexShrink: 0, whiteSpace: 'nowrap' }}>
+        {label}
+      </Box>
       <Box
         component="code"
         dir="ltr"

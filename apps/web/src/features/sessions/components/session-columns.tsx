@@ -84,7 +84,9 @@ export function useSessionColumns(
         field: 'hostname',
         headerName: t('sessions.columns.hostname'),
         flex: 1,
-        minWidth: 120,
+        // The default columns' least widths fit a 1280 px window beside the sidebar (about 910 px);
+        // a longer name or address is cut with its whole text as the title (EllipsisText).
+        minWidth: 100,
         valueGetter: (_value, row) => row.host.hostname,
         renderCell: ({ row }) => <LtrText text={row.host.hostname} />,
       },
@@ -92,7 +94,7 @@ export function useSessionColumns(
         field: 'user',
         headerName: t('sessions.columns.user'),
         flex: 1.3,
-        minWidth: 150,
+        minWidth: 130,
         valueGetter: (_value, row) => row.user.email,
         renderCell: ({ row }) => <LtrText text={row.user.email} />,
       },
@@ -112,7 +114,9 @@ export function useSessionColumns(
         field: 'duration',
         headerName: t('sessions.columns.duration'),
         sortable: false,
-        width: 130,
+        // Grows where there is room: a live session's "+1 hr 13 min 54 sec" is wider than 130 px.
+        flex: 0.7,
+        minWidth: 130,
         renderCell: ({ row }) => <DurationText row={row} />,
       },
       {

@@ -2,6 +2,7 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmailText } from '../../../components/email-text';
 import { endReasonText } from '../../../components/end-reason';
 import { formatDateTime } from '../../../lib/dates';
 import { LegalHoldChip } from './legal-hold-chip';
@@ -55,14 +56,16 @@ export function SessionFacts({ row, detail }: { row: SessionRow; detail: Session
       </Fact>
       {row.kind || sessionType(row) === 'rdp' ? (
         <Fact label={t('sessions.columns.kind')}>
-          <ChannelKindLabel row={row} />
+          <ChannelKindLabel row={row} whole />
         </Fact>
       ) : null}
       <Fact label={t('sessions.columns.hostname')}>
         <span dir="ltr">{row.host.hostname}</span>
       </Fact>
       <Fact label={t('sessions.columns.user')}>
-        <span dir="ltr">{row.user.email}</span>
+        <span dir="ltr">
+          <EmailText>{row.user.email}</EmailText>
+        </span>
       </Fact>
       <Fact label={t('sessions.columns.tunnel')}>{row.tunnel ?? '-'}</Fact>
       {row.forwards.length > 0 ? (

@@ -13,6 +13,7 @@ import type { SessionRow } from '../derive';
 import type { SessionAction } from './session-columns';
 import { useSessionColumns } from './session-columns';
 import { PAGE_SIZES } from './use-cursor-paging';
+import { NO_LAST_SEPARATOR } from '../../../components/data-table/grid-styles';
 
 /** Props of the server-paged session grid. */
 export interface SessionsGridProps {
@@ -192,6 +193,7 @@ export function SessionsGrid(props: SessionsGridProps) {
         '& .MuiDataGrid-row': { cursor: 'pointer' },
         '& .MuiDataGrid-cell': { display: 'flex', alignItems: 'center' },
         '& .MuiDataGrid-columnHeaderTitle': { fontWeight: 600 },
+        ...NO_LAST_SEPARATOR,
         // Columns added from the panel can overflow: the grid scrolls sideways, and the actions stay
         // at the end side in view (sticky, as the paid grid pins; every column is rendered for it).
         '& .MuiDataGrid-cell[data-field="actions"], & .MuiDataGrid-columnHeader[data-field="actions"]': {

@@ -5,8 +5,12 @@ import { apiCall } from '../../../lib/api-client';
 import { API } from '../../../lib/api-routes';
 import type { StoredUser } from '../../../lib/session';
 
-/** What GET /sso/token answers: why the flow ran, the kind of token, and the user with it. */
+/**
+ * What GET /sso/token answers: why the flow ran, the kind of token, and the user with it; or, for a
+ * re-authorization of someone with a second factor, the step that proves it (issue 20).
+ */
 export type SsoTokenAnswer = ResponseOf<Routes['ssoToken']>;
+type SignedInUser = Extract<SsoTokenAnswer, { response: unknown }>['response']['user'];
 
 /**
  * GET /sso/token (spec §4 single sign-on token fetch). The server answers a completed sign-on only
@@ -30,7 +34,7 @@ export function useSsoToken(enabled: boolean) {
 }
 
 /** The user as the console stores it after a single sign-on, as after a password sign-in (spec §3, §4). */
-export function storedUserOf(user: SsoTokenAnswer['response']['user']): StoredUser {
+export function storedUserOf(user: SignedInUser): StoredUser {
   return {
     email: user.email,
     username: user.email,

@@ -16,15 +16,16 @@ type Outcome = 'hand-over' | 'sign-in' | 'orphaned';
 function outcomeOf(answer: SsoTokenAnswer, opener: Window | null): Outcome {
   // Only a re-authorization goes back to the opener: a sign-in token may belong to someone else.
   if (answer.purpose === 'authorize' && opener) return 'hand-over';
-  // A one-shot token is good for the one call that waits in the console window, and nothing else.
-  if (answer.purpose === 'authorize' && answer.kind === 'oneshot') return 'orphaned';
+  // A one-shot token is good for the one call that waits in the console window, and nothing else;
+  // a second-factor step, for the console window that started the re-authorization.
+  if (answer.purpose === 'authorize' && answer.kind !== 'session') return 'orphaned';
   return 'sign-in';
 }
 
 /**
  * /sso after the identity provider (spec §4 single sign-on token fetch): fetches the token once.
- * In the popup of a re-authorization it posts newAuthToken to the console window (this origin
- * only) and closes; otherwise it stores token and user as a sign-in does and opens the start page.
+ * In the popup of a re-authorization it posts newAuthToken (or, for an account with a second
+ * factor, the step that proves it) to the console window (this origin only) and closes; otherwise it stores token and user as a sign-in does and opens the start page.
  * A failure shows the error (spec §8), and is told to the waiting console window too.
  */
 export function SsoTokenExchange() {
@@ -46,6 +47,15 @@ export function SsoTokenExchange() {
     }
     const answer = token.data;
     if (!answer) return;
+    if (answer.kind === 'second-factor') {
+      // The console window asks for the second factor in its Authorize dialog (issue 20).
+      if (outcome === 'hand-over' && opener) {
+        const { step, methods } = answer.second_factor;
+        tellOpener(opener, { type: 'secondFactor', step, methods });
+        window.close();
+      }
+      return;
+    }
     const { user } = answer.response;
     if (outcome === 'hand-over' && opener) {
       tellOpener(opener, {

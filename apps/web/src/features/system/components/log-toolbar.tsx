@@ -1,16 +1,15 @@
 import ContentCopyOutlined from '@mui/icons-material/ContentCopyOutlined';
 import DownloadOutlined from '@mui/icons-material/DownloadOutlined';
-import SearchOutlined from '@mui/icons-material/SearchOutlined';
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import type { Ref } from 'react';
 import { useTranslation } from 'react-i18next';
+import { SearchField } from '../../../components/search-field';
 import type { LevelFilter } from '../model/log-lines';
 
 const FILTERS: readonly LevelFilter[] = ['all', 'debug', 'info', 'warn', 'error'];
@@ -37,13 +36,11 @@ export function LogToolbar(props: LogToolbarProps) {
   const { t } = useTranslation();
   return (
     <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, mb: 1.5 }}>
-      <TextField
-        type="search"
-        size="small"
+      <SearchField
         label={t('systemStatus.logs.search')}
         value={props.search}
         inputRef={props.searchRef}
-        onChange={(event) => props.onSearch(event.target.value)}
+        onChange={props.onSearch}
         onKeyDown={(event) => {
           if (event.key === 'Escape' && props.search) {
             event.stopPropagation();
@@ -51,16 +48,7 @@ export function LogToolbar(props: LogToolbarProps) {
           }
         }}
         sx={{ flex: { xs: '1 1 100%', sm: '1 1 220px' }, maxWidth: { sm: 360 } }}
-        slotProps={{
-          input: {
-            startAdornment: (
-              <InputAdornment position="start">
-                <SearchOutlined fontSize="small" aria-hidden />
-              </InputAdornment>
-            ),
-          },
-          htmlInput: { 'aria-keyshortcuts': '/' },
-        }}
+        slotProps={{ htmlInput: { 'aria-keyshortcuts': '/' } }}
       />
       <TextField
         select

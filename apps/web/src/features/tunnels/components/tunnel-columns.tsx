@@ -10,6 +10,8 @@ import type { ReactElement } from 'react';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { desktopPath } from '../../desktop/feature';
+import type { RowSummary } from '../../../components/data-table/data-table';
+import { SummaryCell } from '../../../components/data-table/summary-cell';
 import type { TunnelItem, TunnelType } from '../api/list-tunnels';
 
 /** What a row's buttons do. */
@@ -17,6 +19,34 @@ export type TunnelAction = 'edit' | 'users' | 'agents' | 'publicKey' | 'delete';
 
 /** Which tab the grid is on: one type, or all. */
 export type TunnelTab = TunnelType | 'all';
+
+/** Below lg, a definition in one cell: name, type and target, group, users, agents, login (sorted by name). */
+export function useTunnelSummary(): RowSummary<TunnelItem> {
+  const { t } = useTranslation();
+  return useMemo<RowSummary<TunnelItem>>(
+    () => ({
+      header: t('tunnels.columns.name'),
+      sortValue: (row) => row.name,
+      render: (row) => (
+        <SummaryCell
+          title={row.name}
+          lines={[
+            `${t(`tunnels.types.${row.type}`)} · ${row.host.hostname}:${row.port}`,
+            [
+              ...(row.group ? [`${t('tunnels.columns.group')}: ${row.group}`] : []),
+              `${t('tunnels.columns.users')}: ${row.users.length}`,
+            ].join(' · '),
+            ...(row.agents.length > 0
+              ? [`${t('tunnels.columns.agents')}: ${row.agents.map((agent) => agent.hostname).join(', ')}`]
+              : []),
+            ...(row.ssh_login ? [`${t('tunnels.columns.login')}: ${row.ssh_login}`] : []),
+          ]}
+        />
+      ),
+    }),
+    [t],
+  );
+}
 
 /** The tunnels grid's columns for a tab; `canModify` adds the buttons that change a definition. */
 export function useTunnelColumns(
@@ -28,27 +58,26 @@ export function useTunnelColumns(
   return useMemo<GridColDef<TunnelItem>[]>(() => {
     const dash = (value: string | null | undefined) => value || '-';
     const columns: GridColDef<TunnelItem>[] = [
-      { field: 'name', headerName: t('tunnels.columns.name'), flex: 1.6, minWidth: 170 },
+      // The widths fit the ssh tab's columns in a 1440 px window's content (about 1070 px) without
+      // scrolling sideways; below lg the summary shows instead.
+      { field: 'name', headerName: t('tunnels.columns.name'), flex: 1.6, minWidth: 140 },
       {
         field: 'type',
         headerName: t('tunnels.columns.type'),
-        width: 100,
+        width: 90,
         valueFormatter: (value: TunnelType) => t(`tunnels.types.${value}`),
       },
       {
+        // The target as host:port in one column (sorted by host, then port): a port column of its
+        // own made the ssh tab too wide for a laptop.
         field: 'host',
         headerName: t('tunnels.columns.host'),
-        flex: 1.2,
-        minWidth: 140,
-        valueGetter: (_value, row) => row.host.hostname,
+        flex: 1.4,
+        minWidth: 150,
+        valueGetter: (_value, row) => `${row.host.hostname}:${String(row.port).padStart(5, '0')}`,
+        valueFormatter: (_value, row) => `${row.host.hostname}:${row.port}`,
       },
-      {
-        field: 'port',
-        headerName: t('tunnels.columns.port'),
-        width: 90,
-        valueFormatter: (value: number) => String(value),
-      },
-      { field: 'group', headerName: t('tunnels.columns.group'), flex: 1, minWidth: 110, valueFormatter: dash },
+      { field: 'group', headerName: t('tunnels.columns.group'), flex: 1, minWidth: 100, valueFormatter: dash },
       {
         field: 'users',
         headerName: t('tunnels.columns.users'),
@@ -79,7 +108,9 @@ export function useTunnelColumns(
       field: 'actions',
       type: 'actions',
       headerName: t('common.actions'),
-      width: canModify ? 240 : 120,
+      // Room for five buttons (an rdp row: desktop, edit, users, delete; an agent row: edit, users,
+      // delete, agents, public key).
+      width: canModify ? 200 : 120,
       align: 'left',
       headerAlign: 'left',
       getActions: ({ row }) => {

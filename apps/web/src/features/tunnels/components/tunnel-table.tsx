@@ -5,7 +5,10 @@ import { DataTable } from '../../../components/data-table/data-table';
 import { EmptyState } from '../../../components/data-table/table-states';
 import type { TunnelItem } from '../api/list-tunnels';
 import type { TunnelAction, TunnelTab } from './tunnel-columns';
-import { useTunnelColumns } from './tunnel-columns';
+import { useTunnelColumns, useTunnelSummary } from './tunnel-columns';
+
+/** Columns that go first where the list is narrow (the tunnel's edit dialog shows them): its login, the login's method, the group. */
+const TUNNEL_OPTIONAL = ['ssh_auth', 'ssh_login', 'group'];
 
 /** Props of one tab's grid. */
 export interface TunnelTableProps {
@@ -36,12 +39,15 @@ export function TunnelTable(props: TunnelTableProps) {
   const { t } = useTranslation();
   const { onAction, canModify } = props;
   const columns = useTunnelColumns(props.tab, canModify, onAction);
+  const summary = useTunnelSummary();
   return (
     <DataTable<TunnelItem>
       label={t('tunnels.gridLabel', { tab: t(`tunnels.tabs.${props.tab}`) })}
       searchLabel={t('tunnels.search')}
       rows={props.rows}
       columns={columns}
+      summary={summary}
+      optional={TUNNEL_OPTIONAL}
       getRowId={tunnelId}
       searchTexts={searchTexts}
       loading={props.loading}

@@ -8,6 +8,7 @@ import { signIn, signOut } from '../../../lib/session';
 import type { TunnelItem } from '../api/list-tunnels';
 import { AssignUsersDialog } from './assign-users-dialog';
 import { TunnelsPage } from './tunnels-page';
+import { setWindowWidth } from '../../../components/testing/window-width';
 
 const HOST = { id: '6f1c1f3e-8d7e-4c5b-9a51-000000000001', hostname: 'web-01' };
 const GRACE: { id: string; email: string; name: string | null } = {
@@ -57,6 +58,8 @@ describe('TunnelsPage', () => {
   it('shows one tab per type plus all, with counts, and each tab’s definitions', async () => {
     signInWith(['list-all-tunnel-definitions', 'create-tunnel-definition']);
     fakeServer({ 'GET api/tunneldefinition/all': [200, LISTS] });
+    // A desktop's width: a column per fact (below lg one summary column shows instead).
+    setWindowWidth(1440);
     renderWithProviders(<TunnelsPage />);
     expect(await screen.findByText('web ssh')).toBeTruthy();
     expect(screen.getByRole('tab', { name: 'SSH (1)' }).getAttribute('aria-selected')).toBe('true');

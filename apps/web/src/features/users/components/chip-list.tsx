@@ -6,17 +6,21 @@ import Typography from '@mui/material/Typography';
 const SHOWN = 3;
 
 /**
- * Names as small chips that wrap onto further lines (cut at the cell's edge, a group read "O…");
- * past three, a "+n" chip whose tooltip names the rest.
+ * Names as small chips that wrap onto further lines, a long name wrapping inside its chip (cut at
+ * the cell's edge, "Database administrators" read "Database adm…"); past three, a "+n" chip whose
+ * tooltip names the rest.
  */
 export function ChipList({
   names,
   emptyLabel,
   color,
+  label,
 }: {
   names: readonly string[];
   emptyLabel: string;
   color?: 'primary';
+  /** What the names are (roles, groups), for a screen reader where no column header says it. */
+  label?: string;
 }) {
   if (names.length === 0) {
     return (
@@ -27,7 +31,12 @@ export function ChipList({
   }
   const rest = names.slice(SHOWN);
   return (
-    <Box component="span" sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', alignItems: 'center', minWidth: 0 }}>
+    <Box
+      component="span"
+      role={label ? 'group' : undefined}
+      aria-label={label}
+      sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap', alignItems: 'center', minWidth: 0 }}
+    >
       {names.slice(0, SHOWN).map((name) => (
         <Chip
           key={name}
@@ -36,7 +45,12 @@ export function ChipList({
           size="small"
           variant="outlined"
           color={color ?? 'default'}
-          sx={{ maxWidth: '100%' }}
+          sx={{
+            maxWidth: '100%',
+            height: 'auto',
+            minHeight: 24,
+            '& .MuiChip-label': { whiteSpace: 'normal', overflowWrap: 'anywhere', py: '1px', lineHeight: 1.35 },
+          }}
         />
       ))}
       {rest.length > 0 ? (

@@ -2,8 +2,6 @@ import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import LockResetOutlined from '@mui/icons-material/LockResetOutlined';
 import PhonelinkEraseOutlined from '@mui/icons-material/PhonelinkEraseOutlined';
 import ManageAccountsOutlined from '@mui/icons-material/ManageAccountsOutlined';
-import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import { GridActionsCellItem } from '@mui/x-data-grid';
 import type { GridColDef } from '@mui/x-data-grid';
 import type { ReactElement } from 'react';
@@ -12,28 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '../../../lib/dates';
 import type { UserRow } from '../api/list-users';
 import { ChipList } from './chip-list';
-
-/** A user's second factors in a few words: app, passkeys, or none. */
-function TwoFactorCell({ totp, passkeys }: { totp: boolean; passkeys: number }) {
-  const { t } = useTranslation();
-  const parts = [
-    ...(totp ? [t('users.twoFactor.app')] : []),
-    ...(passkeys > 0 ? [t('users.twoFactor.passkeys', { count: passkeys })] : []),
-  ];
-  if (parts.length === 0)
-    return (
-      <Box component="span" sx={{ color: 'text.secondary' }}>
-        {t('users.twoFactor.none')}
-      </Box>
-    );
-  return (
-    <Box component="span" sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-      {parts.map((p) => (
-        <Chip key={p} label={p} size="small" color="success" variant="outlined" />
-      ))}
-    </Box>
-  );
-}
+import { EmailCell, TwoFactorCell, UserSummary } from './user-cells';
 
 /** What a row's action buttons ask the page to do. */
 export type UserAction = 'roles' | 'reset' | 'two-factor' | 'delete';
@@ -59,19 +36,21 @@ export function useUserColumns(
   return useMemo<GridColDef<UserRow>[]>(() => {
     const list: GridColDef<UserRow>[] = [
       {
+        // Shown alone (with the actions) where the columns do not fit (users-grid's NARROW).
+        field: 'summary',
+        headerName: t('users.columns.user'),
+        sortable: false,
+        hideable: false,
+        flex: 1,
+        minWidth: 150,
+        renderCell: ({ row }) => <UserSummary row={row} me={row.email === me} />,
+      },
+      {
         field: 'email',
         headerName: t('users.columns.email'),
         flex: 1.8,
         minWidth: 200,
-        renderCell: ({ row }) => (
-          <Box component="span" sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0 }}>
-            {/* An address reads left to right in every language; its start stays visible when cut. */}
-            <Box component="span" dir="ltr" title={row.email} sx={{ overflow: 'hidden', textOverflow: 'ellipsis' }}>
-              {row.email}
-            </Box>
-            {row.email === me ? <Chip label={t('users.you')} size="small" color="primary" /> : null}
-          </Box>
-        ),
+        renderCell: ({ row }) => <EmailCell email={row.email} me={row.email === me} />,
       },
       {
         field: 'name',
@@ -92,8 +71,8 @@ export function useUserColumns(
         field: 'groups',
         headerName: t('users.columns.groups'),
         sortable: false,
-        flex: 0.9,
-        minWidth: 130,
+        flex: 1,
+        minWidth: 150,
         renderCell: ({ row }) => <ChipList names={row.groups} emptyLabel={t('users.none')} />,
       },
       {
@@ -123,6 +102,7 @@ export function useUserColumns(
     list.push({
       field: 'actions',
       type: 'actions',
+      hideable: false,
       headerName: t('users.columns.actions'),
       width: 170,
       getActions: ({ row }) => [
