@@ -63,11 +63,18 @@ describe('an agent across a server outage', () => {
       first.child.kill('SIGKILL');
       await new Promise((r) => setTimeout(r, OUTAGE_MS));
       const before = connections(agent);
+      // The agent is held still (SIGSTOP) until the new server has answered once, so that answer is
+      // always taken while the agent is away: on a loaded machine the agent's next try could
+      // otherwise land before the test has signed in, and nothing would show the reconnecting state.
+      agent.child.kill('SIGSTOP');
       const second = await startProcess(dataDir, port);
       processes.push(second.child);
       token = await signIn(second.url);
       // Every answer until the agent's socket is open again says reconnecting.
-      const seen: { state: string | undefined; agentBack: boolean }[] = [];
+      const seen: { state: string | undefined; agentBack: boolean }[] = [
+        { state: (await list())[0]?.state, agentBack: connections(agent) > before },
+      ];
+      agent.child.kill('SIGCONT');
       const back = await eventually(
         async () => {
           const agentBack = connections(agent) > before;
