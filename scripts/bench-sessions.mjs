@@ -3,7 +3,8 @@
 // percentiles and ratios to the targets (150 ms a page at p95; the screen usable within 1.5 s).
 // Run after `npm run build`. DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) gets a
 // fresh schema, dropped at the end (kept with BENCH_KEEP_SCHEMA=1, to EXPLAIN queries on it).
-// BENCH_RECORDINGS changes the row count.
+// BENCH_RECORDINGS changes the row count. BENCH_WEB_DIRS=dirA,dirB compares console builds: one server
+// per folder on the same schema, the screen's loads interleaved between them (A, B, A, B, …).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -111,8 +112,8 @@ async function signedIn(browser, base) {
   }
 }
 
-/** Sessions screen: a new browser context each run (nothing cached), the token stored, #/recordings opened. */
-async function screenTimes(base) {
+/** Sessions screen: a new browser context each run (nothing cached), the token stored, #/recordings opened; one list of samples per base, the bases taking turns. */
+async function screenTimes(bases) {
   if (!fs.existsSync(CHROMIUM)) {
     console.log(`sessions screen: skipped, ${CHROMIUM} is missing (scripts/ensure-chromium.sh installs it)`);
     return undefined;
@@ -120,22 +121,24 @@ async function screenTimes(base) {
   const { chromium } = await import('@playwright/test');
   const browser = await chromium.launch({ executablePath: CHROMIUM });
   try {
-    const state = await signedIn(browser, base);
-    const samples = [];
-    for (let i = 0; i < SCREEN_RUNS + 1; i += 1) {
-      const context = await browser.newContext({ storageState: state, viewport: { width: 1440, height: 900 } });
-      const page = await context.newPage();
-      const start = performance.now();
-      await page.goto(`${base}/#/recordings`);
-      const row = page.locator('.MuiDataGrid-row[data-id]').first();
-      await row.waitFor({ state: 'visible', timeout: 30_000 });
-      const elapsed = performance.now() - start;
-      // Usable: the first row answers a click with its detail panel.
-      await row.click();
-      await page.getByRole('dialog').or(page.locator('.MuiDrawer-paper')).first().waitFor({ timeout: 10_000 });
-      if (i > 0) samples.push(elapsed);
-      await context.close();
-    }
+    const states = [];
+    for (const base of bases) states.push(await signedIn(browser, base));
+    const samples = bases.map(() => []);
+    for (let i = 0; i < SCREEN_RUNS + 1; i += 1)
+      for (const [b, base] of bases.entries()) {
+        const context = await browser.newContext({ storageState: states[b], viewport: { width: 1440, height: 900 } });
+        const page = await context.newPage();
+        const start = performance.now();
+        await page.goto(`${base}/#/recordings`);
+        const row = page.locator('.MuiDataGrid-row[data-id]').first();
+        await row.waitFor({ state: 'visible', timeout: 30_000 });
+        const elapsed = performance.now() - start;
+        // Usable: the first row answers a click with its detail panel.
+        await row.click();
+        await page.getByRole('dialog').or(page.locator('.MuiDrawer-paper')).first().waitFor({ timeout: 10_000 });
+        if (i > 0) samples[b].push(elapsed);
+        await context.close();
+      }
     return samples;
   } finally {
     await browser.close();
@@ -153,9 +156,13 @@ for (const signal of ['SIGINT', 'SIGTERM'])
     void admin.query(`DROP SCHEMA ${schema} CASCADE`).finally(() => process.exit(130));
   });
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-sessions-'));
-const webDir = path.resolve('apps/web/dist');
-const hasConsole = fs.existsSync(path.join(webDir, 'index.html'));
-const { server, call } = await startBenchServer(dataDir, { database, webDir: hasConsole ? webDir : undefined });
+const webDirs = (process.env.BENCH_WEB_DIRS ?? 'apps/web/dist').split(',').map((dir) => path.resolve(dir));
+const hasConsole = webDirs.every((dir) => fs.existsSync(path.join(dir, 'index.html')));
+if (!hasConsole && process.env.BENCH_WEB_DIRS)
+  throw new Error(`BENCH_WEB_DIRS: no index.html in one of ${webDirs.join(', ')}`);
+const { server, call } = await startBenchServer(dataDir, { database, webDir: hasConsole ? webDirs[0] : undefined });
+/** The other builds' servers, on the same database (started once the rows are in). */
+const others = [];
 try {
   const load = () =>
     os
@@ -192,16 +199,34 @@ try {
   for (const [name, url] of pages) report(`GET /api/recording ${name}`, await timeCalls(base, token, url), 150);
   report('GET /api/agent/dashboard (30 days)', await timeCalls(base, token, '/api/agent/dashboard', 10));
   if (hasConsole) {
-    const screen = await screenTimes(base).catch((error) => {
+    for (const dir of webDirs.slice(1)) {
+      const otherData = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-bench-sessions-'));
+      // Instances of one deployment share the key that seals the database's secrets.
+      fs.copyFileSync(path.join(dataDir, 'secret.key'), path.join(otherData, 'secret.key'));
+      others.push({
+        server: (await startBenchServer(otherData, { database, webDir: dir })).server,
+        dataDir: otherData,
+      });
+    }
+    const screens = await screenTimes([base, ...others.map((o) => o.server.url)]).catch((error) => {
       console.log(`sessions screen: failed: ${error.message.split('\n')[0]}`);
       process.exitCode = 1;
     });
-    if (screen) report('sessions screen: open to first row visible', screen, 1500);
+    for (const [b, screen] of (screens ?? []).entries())
+      report(
+        `sessions screen: open to first row visible${webDirs.length > 1 ? ` (${path.basename(path.dirname(webDirs[b]))}/${path.basename(webDirs[b])})` : ''}`,
+        screen,
+        1500,
+      );
     console.log(`load average at the end ${load()}`);
   } else {
     console.log('sessions screen: skipped, apps/web/dist is missing (npm run build)');
   }
 } finally {
+  for (const other of others) {
+    await other.server.close();
+    fs.rmSync(other.dataDir, { recursive: true, force: true });
+  }
   await server.close();
   await database.close();
   if (process.env.BENCH_KEEP_SCHEMA === '1')

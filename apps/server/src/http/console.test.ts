@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestServer, startTestServer } from '../test/harness.js';
 
@@ -31,6 +32,36 @@ describe('the console files', () => {
     const later = await get('/assets/second.js', '*/*');
     expect(later.status).toBe(200);
     expect(await later.text()).toBe('console.log(2)');
+  });
+
+  it('sends the brotli or gzip copy the build wrote to a browser that accepts it, with the same caching', async () => {
+    const code = `export const big = ${JSON.stringify('x'.repeat(4000))};`;
+    fs.writeFileSync(path.join(web, 'assets', 'big.js'), code);
+    fs.writeFileSync(path.join(web, 'assets', 'big.js.br'), zlib.brotliCompressSync(code));
+    fs.writeFileSync(path.join(web, 'assets', 'big.js.gz'), zlib.gzipSync(code));
+    const raw = (encoding: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        // node:http, which decodes nothing, so the bytes on the wire are what is compared.
+        void import('node:http').then(({ get: httpGet }) =>
+          httpGet(`${server.url}/assets/big.js`, { headers: { 'accept-encoding': encoding } }, (res) => {
+            const parts: Buffer[] = [];
+            res.on('data', (part: Buffer) => parts.push(part));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(parts) }));
+          }).on('error', reject),
+        );
+      });
+    const br = await raw('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toMatch(/immutable/);
+    expect(br.headers.vary).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.body).toString()).toBe(code);
+    const gz = await raw('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.body).toString()).toBe(code);
+    const plain = await raw('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(code);
   });
 
   it('sends unknown pages to the console’s 404 and unknown API paths a JSON 404', async () => {

@@ -6,7 +6,8 @@ import { errorBody } from './errors.js';
 
 /**
  * Serves the built console when its folder exists, and answers unknown paths clearly. Files are
- * looked up on each request (a rebuild under a running server is served at once).
+ * looked up on each request (a rebuild under a running server is served at once), compressed as
+ * the build left them.
  */
 export async function installConsole(app: FastifyInstance, webDir: string | undefined): Promise<void> {
   const hasConsole = webDir !== undefined && fs.existsSync(path.join(webDir, 'index.html'));
@@ -14,7 +15,11 @@ export async function installConsole(app: FastifyInstance, webDir: string | unde
     await app.register(fastifyStatic, {
       root: webDir,
       wildcard: true,
-      index: 'index.html',
+      // A list: with preCompressed, @fastify/static finds the index only in an array (10.1).
+      index: ['index.html'],
+      // The build writes .br and .gz beside each file (apps/web/vite.config.ts): the browser gets the
+      // one it accepts, with no compressing per request.
+      preCompressed: true,
       setHeaders: (res, file) => {
         // Hashed assets never change; index.html must always be fresh after an upgrade.
         res.header(

@@ -17,7 +17,12 @@ export function ContentArea({ children, narrow = false }: { children: ReactNode;
   const main = useRef<HTMLElement>(null);
   const maxWidth = narrow ? HORIZONTAL_MAX_WIDTH : undefined;
 
+  // Not on the first render: a new container is at the top already, and scrolling it would make
+  // the browser lay the whole page out there and then (about 0.1 s of a cold load).
+  const scrolledFor = useRef(pathname);
   useEffect(() => {
+    if (scrolledFor.current === pathname) return;
+    scrolledFor.current = pathname;
     main.current?.scrollTo({ top: 0 });
   }, [pathname]);
 

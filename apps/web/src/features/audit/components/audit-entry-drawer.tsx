@@ -6,6 +6,7 @@ import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
+import { EmailText } from '../../../components/email-text';
 import type { AuditRow } from '../api/list-audit';
 import { formatAuditTime } from './audit-time';
 import { OutcomeChip } from './outcome-chip';
@@ -61,7 +62,9 @@ export function AuditEntryDrawer({ row, onClose }: { row: AuditRow | null; onClo
               }}
             >
               <Fact label={t('audit.columns.at')}>{formatAuditTime(row.at)}</Fact>
-              <Fact label={t('audit.columns.actor')}>{ltr(row.actor)}</Fact>
+              <Fact label={t('audit.columns.actor')}>
+                <span dir="ltr">{row.actor ? <EmailText>{row.actor}</EmailText> : '-'}</span>
+              </Fact>
               <Fact label={t('audit.columns.action')}>{ltr(row.action)}</Fact>
               <Fact label={t('audit.columns.outcome')}>
                 <OutcomeChip outcome={row.outcome} />
