@@ -35,7 +35,6 @@ export interface Gateway {
   stop(): void;
 }
 
-/** A running ssh client. */
 /** How the test user's ssh client runs. */
 export interface SshOptions {
   /** A PTY (-tt), for a shell fed from stdin. */
@@ -45,6 +44,7 @@ export interface SshOptions {
   size?: { cols: number; rows: number };
 }
 
+/** A running ssh client. */
 export interface SshSession {
   child: ChildProcess;
   output: () => string;
