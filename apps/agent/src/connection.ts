@@ -15,6 +15,7 @@ import {
   TRACING,
   decodeData,
   encodeData,
+  maskOptions,
   noDelay,
   trace,
   traceReads,
@@ -112,6 +113,8 @@ export class AgentConnection {
         headers: { [AGENT_ID_HEADER]: this.identity.id, [AGENT_CREDENTIAL_HEADER]: this.identity.credential },
         handshakeTimeout: 15_000,
         maxPayload: 2 * 1024 * 1024,
+        // Unmasked frames over TLS and loopback: masking was most of the relay's CPU (issue 19).
+        ...maskOptions(url),
       });
       let watchdog: NodeJS.Timeout | undefined;
       const alive = () => {

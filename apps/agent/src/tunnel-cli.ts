@@ -2,7 +2,7 @@
 import net from 'node:net';
 import { pipeline } from 'node:stream';
 import { AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER, TOKEN_HEADER } from '@gatehouse/contracts';
-import { NO_DELAY, WebSocketDuplex, noDelay } from '@gatehouse/tunnel';
+import { NO_DELAY, WebSocketDuplex, maskOptions, noDelay } from '@gatehouse/tunnel';
 import WebSocket from 'ws';
 import { askPassword } from './ask-password.js';
 import { runVerify } from './evidence/verify-bundle.js';
@@ -104,7 +104,7 @@ async function main(argv: string[]): Promise<number> {
   // Nagle off on both of each connection's sockets: keystrokes through a tunnel are small writes.
   const listener = net.createServer({ allowHalfOpen: true, ...NO_DELAY }, (accepted) => {
     const socket = noDelay(accepted);
-    const ws = new WebSocket(url, { headers, maxPayload: 1024 * 1024 });
+    const ws = new WebSocket(url, { headers, maxPayload: 1024 * 1024, ...maskOptions(url) });
     ws.on('upgrade', (res) => noDelay(res.socket));
     ws.on('unexpected-response', (_req, res) => {
       let text = '';

@@ -3,3 +3,4 @@ export * from './mux-stream.js';
 export * from './ws-duplex.js';
 export * from './no-delay.js';
 export * from './trace.js';
+export * from './mask-options.js';

@@ -23,6 +23,22 @@ function pair() {
 }
 
 describe('MuxStream', () => {
+  it('acknowledges the frames of one loop turn with one ack, and every byte arrives within the window', async () => {
+    const { a, b, acks } = pair();
+    const payload = Buffer.alloc(4 * 1024 * 1024 + 123, 7);
+    const received: Buffer[] = [];
+    b.on('data', (d: Buffer) => received.push(d));
+    const ended = new Promise((r) => b.once('end', r));
+    // Many small writes: several frames reach b in one loop turn.
+    for (let at = 0; at < payload.length; at += 4096) a.write(payload.subarray(at, at + 4096));
+    a.end();
+    await ended;
+    await new Promise((r) => setImmediate(r)); // the last ack leaves at the end of the turn
+    expect(Buffer.concat(received).equals(payload)).toBe(true);
+    expect(acks.reduce((x, y) => x + y, 0)).toBe(payload.length);
+    expect(acks.length).toBeLessThan(payload.length / 4096 / 2);
+  });
+
   it('acknowledges nothing a paused reader has not taken', async () => {
     const { a, b, acks } = pair();
     b.pause();

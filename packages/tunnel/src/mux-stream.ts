@@ -32,6 +32,9 @@ export class MuxStream extends Duplex {
   private unacked = 0;
   private remoteEnded = false;
   private closeSent = false;
+  /** Bytes pushed to the reader and taken, to be acknowledged together at the end of this loop turn. */
+  private toAck = 0;
+  private ackTimer: NodeJS.Immediate | undefined;
 
   constructor(
     readonly id: number,
@@ -73,6 +76,8 @@ export class MuxStream extends Duplex {
       this.link.sendClose(this.id);
     }
     this.waitingWrite = undefined;
+    if (this.ackTimer) clearImmediate(this.ackTimer);
+    this.ackTimer = undefined;
     callback(error);
   }
 
@@ -83,9 +88,24 @@ export class MuxStream extends Duplex {
   receive(data: Buffer): boolean {
     if (this.destroyed || this.remoteEnded) return true;
     if (this.unacked + data.length > RECEIVE_LIMIT) return false;
-    if (this.push(data)) this.link.sendAck(this.id, data.length);
+    if (this.push(data)) this.ackSoon(data.length);
     else this.unacked += data.length;
     return true;
+  }
+
+  /**
+   * Acknowledges taken bytes once per loop turn instead of once per frame (issue 19: an ack is a
+   * JSON message the far side parses and validates): every frame of one socket read is answered by
+   * one ack, and the window reopens no later than before.
+   */
+  private ackSoon(bytes: number): void {
+    this.toAck += bytes;
+    this.ackTimer ??= setImmediate(() => {
+      this.ackTimer = undefined;
+      const taken = this.toAck;
+      this.toAck = 0;
+      if (taken > 0 && !this.closeSent) this.link.sendAck(this.id, taken);
+    });
   }
 
   /**

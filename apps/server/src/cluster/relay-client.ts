@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
-import { WebSocketDuplex } from '@gatehouse/tunnel';
+import { WebSocketDuplex, maskOptions } from '@gatehouse/tunnel';
 import WebSocket from 'ws';
 import { type AgentStream, StreamRefused, type VideoRequest } from '../realtime/agent-session.js';
 import type { ClusterSecret } from './cluster-secret.js';
@@ -88,8 +88,10 @@ export class RelayClient {
       ...(recordingId ? { recordingId } : {}),
     });
     const base = holder.url.replace(/^http/, 'ws');
-    const ws = new WebSocket(`${base}${RELAY_PATH}?${query}`, {
+    const url = `${base}${RELAY_PATH}?${query}`;
+    const ws = new WebSocket(url, {
       headers,
+      ...maskOptions(url),
       maxPayload: RELAY_MAX_PAYLOAD,
       perMessageDeflate: false,
       handshakeTimeout: RELAY_OPEN_TIMEOUT_MS,
