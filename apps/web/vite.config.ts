@@ -3,7 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { type Plugin, defineConfig } from 'vite';
+import { type Plugin, type Rolldown, defineConfig } from 'vite';
+
+type ChunkingContext = Rolldown.ChunkingContext;
 
 const server = 'http://127.0.0.1:8080';
 
@@ -16,6 +18,30 @@ function messagesChunk(id: string): string | null {
 /** node_modules that every screen needs before its first render (see build.rolldownOptions). */
 const VENDOR =
   /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack[\\/]query-core|@tanstack[\\/]react-query|i18next|react-i18next|@mui[\\/](material|system|utils|styled-engine|icons-material|private-theming|core-downloads-tracker)|@emotion|@babel[\\/]runtime|react-transition-group|@popperjs|clsx|prop-types|react-is|hoist-non-react-statics|stylis)[\\/]/;
+
+/**
+ * Whether a module is loaded before the first render: the entry, or imported (statically) by such a
+ * module. A library module that only lazy screens import is not, and stays out of the vendor chunk.
+ */
+function initialModules() {
+  const known = new Map<string, boolean>();
+  const initial = (id: string, ctx: ChunkingContext): boolean => {
+    const cached = known.get(id);
+    if (cached !== undefined) return cached;
+    known.set(id, false); // an import cycle answers "not through here"
+    const info = ctx.getModuleInfo(id);
+    const answer = info !== null && (info.isEntry || info.importers.some((importer) => initial(importer, ctx)));
+    known.set(id, answer);
+    return answer;
+  };
+  return initial;
+}
+
+/** The vendor chunk: what VENDOR names and the first render needs. */
+function vendorChunk(): (id: string, ctx: ChunkingContext) => string | null {
+  const initial = initialModules();
+  return (id, ctx) => (VENDOR.test(id) && initial(id, ctx) ? 'vendor' : null);
+}
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -71,7 +97,8 @@ export default defineConfig({
             // of 0.1–30 kB (six at a time over HTTP/1.1): React, the router, TanStack Query, i18next,
             // MUI's core, its icons and emotion. MUI X (the data grid, charts, pickers) stays with the
             // screens that use it.
-            { name: 'vendor', test: VENDOR, priority: 20 },
+            // Only what the first render imports: MUI components that only lazy screens use go with them.
+            { name: vendorChunk(), priority: 20 },
           ],
         },
       },

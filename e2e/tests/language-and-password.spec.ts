@@ -3,17 +3,28 @@ import { ACCOUNTS, SCREENS, mainNav, signIn } from '../fixtures.js';
 
 test.describe('languages', () => {
   test('Arabic turns the whole layout right to left, and the choice survives a reload', async ({ page }) => {
+    // The mirroring styles (stylis-plugin-rtl, lib/rtl-cache.ts) load only for a right-to-left console.
+    const rtlChunks: string[] = [];
+    page.on('request', (request) => {
+      if (/\/assets\/stylis-rtl-[^/]*\.js$/.test(request.url())) rtlChunks.push(request.url());
+    });
+    // Styles written through the mirroring cache (emotion's key muirtl) rather than the plain one.
+    const mirrored = page.locator('style[data-emotion^="muirtl"]').first();
     await signIn(page, ACCOUNTS.admin);
+    expect(rtlChunks).toEqual([]);
     await page.getByRole('button', { name: /change language/i }).click();
     await page.getByRole('menuitem', { name: 'العربية' }).click();
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
     await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+    await expect(mirrored).toBeAttached();
+    expect(rtlChunks).toHaveLength(1);
     const nav = await mainNav(page).boundingBox();
     const viewport = page.viewportSize();
     expect(nav && viewport && nav.x > viewport.width / 2).toBe(true);
     await page.screenshot({ path: `${SCREENS}/shell-admin-ar-dark.png` });
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+    await expect(mirrored).toBeAttached();
     await page.getByRole('button', { name: /تغيير اللغة|change language/i }).click();
     await page.getByRole('menuitem', { name: 'English' }).click();
     await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');

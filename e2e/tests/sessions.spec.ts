@@ -38,6 +38,9 @@ test.describe('sessions', () => {
   test('the list shows a live gateway session; terminating it after confirmation ends the ssh client', async ({
     page,
   }) => {
+    // A long scenario (the columns' choices across two reloads, the detail, terminating): 48–50 s on a
+    // quiet machine, against the default 60 s it timed out once in a run of several spec files.
+    test.setTimeout(120_000);
     const live = gw.ssh('for i in $(seq 1 900); do echo tick-$i; sleep 0.2; done');
     await expect.poll(() => live.output(), { timeout: 20_000 }).toContain('tick-2');
 

@@ -11,7 +11,9 @@ import { App } from './app/app';
 import { createQueryClient } from './app/providers/query-client';
 import { preloadRoute } from './app/router/preload-route';
 import { captureInitialPath } from './app/router/initial-path';
+import { loadThemeSettings } from './app/theme/theme-storage';
 import { MockDataBanner } from './components/mock-data-banner';
+import { loadRtlCache } from './lib/rtl-cache';
 import { isMockDataOn } from './mock/flag';
 import { retireMockWorker } from './mock/worker';
 
@@ -45,8 +47,10 @@ async function startMockData(): Promise<ReactNode> {
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
+// A layout set to right to left whatever the language: its mirroring styles before the first paint.
+const rtlReady = loadThemeSettings().rtl ? loadRtlCache().catch(() => undefined) : undefined;
 // After the stored language's messages arrive (English needs no wait), so the first paint is in it.
-void Promise.all([i18nReady, startMockData().catch(() => null)]).then(([, mockMark]) =>
+void Promise.all([i18nReady, startMockData().catch(() => null), rtlReady]).then(([, mockMark]) =>
   createRoot(root).render(
     <StrictMode>
       <App queryClient={queryClient} />

@@ -1,9 +1,4 @@
 import dayjs from 'dayjs';
-import 'dayjs/locale/ar';
-import 'dayjs/locale/es';
-import 'dayjs/locale/fr';
-import 'dayjs/locale/it';
-import 'dayjs/locale/zh-cn';
 import localizedFormat from 'dayjs/plugin/localizedFormat';
 import relativeTime from 'dayjs/plugin/relativeTime';
 import utc from 'dayjs/plugin/utc';
@@ -14,7 +9,24 @@ dayjs.extend(relativeTime);
 
 const DAYJS_LOCALES: Record<string, string> = { en: 'en', zh: 'zh-cn', es: 'es', fr: 'fr', it: 'it', ar: 'ar' };
 
-/** Switches dayjs to the console language. */
+/**
+ * The dayjs locale of each language but English (built in), fetched beside that language's messages
+ * (a small chunk each) so that none of them is in the first load.
+ */
+const LOCALE_LOADERS: Record<string, () => Promise<unknown>> = {
+  ar: () => import('dayjs/locale/ar'),
+  es: () => import('dayjs/locale/es'),
+  fr: () => import('dayjs/locale/fr'),
+  it: () => import('dayjs/locale/it'),
+  zh: () => import('dayjs/locale/zh-cn'),
+};
+
+/** Loads the dayjs locale of a console language; setDateLocale can then switch to it. */
+export async function loadDateLocale(language: string): Promise<void> {
+  await LOCALE_LOADERS[language]?.();
+}
+
+/** Switches dayjs to the console language (English until that language's locale is loaded). */
 export function setDateLocale(language: string): void {
   dayjs.locale(DAYJS_LOCALES[language] ?? 'en');
 }

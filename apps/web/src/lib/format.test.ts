@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { setDateLocale, formatDateTime } from './dates';
+import { loadDateLocale, setDateLocale, formatDateTime } from './dates';
 import { formatBytes, formatClock, formatCount, formatDuration } from './format';
 
 const DAY = 86_400_000;
@@ -91,8 +91,9 @@ describe('formatClock', () => {
 
 describe('Arabic shows Latin digits everywhere (docs/ARCHITECTURE.md, Digits)', () => {
   const arabicIndic = /[\u0660-\u0669\u06f0-\u06f9]/;
-  it('in durations, sizes, counts and dates alike', () => {
+  it('in durations, sizes, counts and dates alike', async () => {
     const ar = t.getFixedT('ar');
+    await loadDateLocale('ar');
     setDateLocale('ar');
     try {
       const texts = [

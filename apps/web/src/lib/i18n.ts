@@ -3,8 +3,9 @@ import { LANGUAGES } from '@gatehouse/contracts';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { englishCatalogue, loadCatalogue } from './catalogues';
-import { setDateLocale } from './dates';
-import { DEFAULT_LANGUAGE, storedLanguage } from './languages';
+import { loadDateLocale, setDateLocale } from './dates';
+import { DEFAULT_LANGUAGE, isRtlLanguage, storedLanguage } from './languages';
+import { loadRtlCache } from './rtl-cache';
 import { STORAGE_KEYS, writeString } from './storage';
 
 function applyLanguage(language: string): void {
@@ -28,8 +29,13 @@ void i18next.use(initReactI18next).init({
 
 /** Fetches a language's messages once and switches to it; on a failed fetch the language stays. */
 async function switchTo(language: Language): Promise<void> {
+  const [catalogue] = await Promise.all([
+    loadCatalogue(language),
+    loadDateLocale(language),
+    isRtlLanguage(language) ? loadRtlCache() : undefined,
+  ]);
   if (!i18next.hasResourceBundle(language, 'translation')) {
-    i18next.addResourceBundle(language, 'translation', await loadCatalogue(language));
+    i18next.addResourceBundle(language, 'translation', catalogue);
   }
   await i18next.changeLanguage(language);
 }

@@ -5,21 +5,15 @@ import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { prefixer } from 'stylis';
-import rtlPlugin from 'stylis-plugin-rtl';
 import { isRtlLanguage } from '../../lib/languages';
+import { loadRtlCache, rtlCache } from '../../lib/rtl-cache';
 import { createAppTheme, sidebarSurface } from '../theme/create-app-theme';
 import type { ThemeSettings } from '../theme/theme-settings';
 import { DEFAULT_THEME_SETTINGS, sanitizeSettings } from '../theme/theme-settings';
 import { clearThemeSettings, loadThemeSettings, saveThemeSettings } from '../theme/theme-storage';
 import { ThemeSettingsContext } from './theme-settings-context';
 
-// Right to left, every style MUI and the console write is mirrored by the stylis RTL plugin
-// (margins, paddings, positions, borders), as MUI's RTL guide prescribes.
-const caches = {
-  ltr: createCache({ key: 'mui' }),
-  rtl: createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] }),
-};
+const ltrCache = createCache({ key: 'mui' });
 
 /**
  * Holds the theme settings (saved in localStorage, spec §2.9) and applies them: MUI themes of the
@@ -40,6 +34,12 @@ export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
     setSettings(DEFAULT_THEME_SETTINGS);
   }, []);
   const direction: 'ltr' | 'rtl' = (settings.rtl ?? isRtlLanguage(i18n.language)) ? 'rtl' : 'ltr';
+  // The mirroring styles (lib/rtl-cache.ts): already here when the console opens right to left or
+  // switches language; fetched on the spot when the layout switch turns right to left.
+  const [rtl, setRtl] = useState(rtlCache);
+  useEffect(() => {
+    if (direction === 'rtl' && !rtl) void loadRtlCache().then(setRtl, () => undefined);
+  }, [direction, rtl]);
 
   useEffect(() => {
     document.documentElement.dir = direction;
@@ -65,7 +65,7 @@ export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
 
   return (
     <ThemeSettingsContext.Provider value={value}>
-      <CacheProvider value={caches[direction]}>
+      <CacheProvider value={direction === 'rtl' && rtl ? rtl : ltrCache}>
         <ThemeProvider theme={theme}>
           <CssBaseline />
           {children}

@@ -1,11 +1,15 @@
 import type { Feature } from '../../lib/feature';
-import { ConfirmSignUpPage } from './components/account-pages';
-import { ForgetPasswordPage } from './components/forget-password-page';
-import { ResetPasswordPage } from './components/reset-password-page';
+import { lazyPage } from '../../lib/lazy-page';
 import { SignInPage } from './components/sign-in-page';
 import { SignOutPage } from './components/sign-out-page';
-import { SignUpPage } from './components/sign-up-page';
-import { VerifyEmailPage } from './components/verify-email-page';
+
+// Sign-in (the first screen of a signed-out visitor) and sign-out come with the console; the
+// screens a link in an email or a click from sign-in opens load on their first visit.
+const SignUpPage = lazyPage(() => import('./components/sign-up-page'), 'SignUpPage');
+const ConfirmSignUpPage = lazyPage(() => import('./components/account-pages'), 'ConfirmSignUpPage');
+const VerifyEmailPage = lazyPage(() => import('./components/verify-email-page'), 'VerifyEmailPage');
+const ForgetPasswordPage = lazyPage(() => import('./components/forget-password-page'), 'ForgetPasswordPage');
+const ResetPasswordPage = lazyPage(() => import('./components/reset-password-page'), 'ResetPasswordPage');
 
 /** Sign-in, sign-out, sign-up and the password-reset screens (spec §2.1). */
 export const authFeature: Feature = {

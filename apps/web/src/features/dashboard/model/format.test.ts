@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { setDateLocale } from '../../../lib/dates';
+import { loadDateLocale, setDateLocale } from '../../../lib/dates';
 import { formatBucketLong, formatBucketTick, formatCount, spansYears } from './format';
 
 const localIso = (...parts: [number, number, number, number?]) =>
@@ -27,9 +27,10 @@ describe('dashboard formatting', () => {
     expect(formatBucketTick(start, 'hour', 'fr')).toBe('15:00');
   });
 
-  it('writes the tooltip date in full with dayjs in the console language', () => {
+  it('writes the tooltip date in full with dayjs in the console language', async () => {
     const start = localIso(2026, 3, 5);
     expect(formatBucketLong(start, 'day')).toBe('April 5, 2026');
+    await loadDateLocale('fr');
     setDateLocale('fr');
     expect(formatBucketLong(start, 'day')).toBe('5 avril 2026');
     expect(formatBucketLong(localIso(2026, 3, 5, 15), 'hour')).toBe('5 avril 2026 15:00');

@@ -2,6 +2,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../../../lib/catalogues';
+import { loadDateLocale } from '../../../lib/dates';
 import { i18next } from '../../../lib/i18n';
 import type { RecordingDetail } from '../api/recording-detail';
 import { RecordingFacts } from './recording-facts';
@@ -38,7 +39,9 @@ describe('the player’s facts', () => {
   });
 
   it('show no English end reason, duration or label in Arabic', async () => {
+    // As the console switches (lib/i18n.ts): the messages and the dates' locale, then the language.
     i18next.addResourceBundle('ar', 'translation', await loadCatalogue('ar'));
+    await loadDateLocale('ar');
     await act(() => i18next.changeLanguage('ar'));
     render(<RecordingFacts recording={{ ...recording, end_reason: 'host-disconnected' }} />);
     const text = screen.getByTestId('recording-facts').textContent ?? '';
