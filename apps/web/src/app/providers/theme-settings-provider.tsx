@@ -34,12 +34,18 @@ export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
     setSettings(DEFAULT_THEME_SETTINGS);
   }, []);
   const direction: 'ltr' | 'rtl' = (settings.rtl ?? isRtlLanguage(i18n.language)) ? 'rtl' : 'ltr';
-  // The mirroring styles (lib/rtl-cache.ts): already here when the console opens right to left or
-  // switches language; fetched on the spot when the layout switch turns right to left.
-  const [rtl, setRtl] = useState(rtlCache);
+  // The mirroring styles (lib/rtl-cache.ts), read at render: already loaded when the console opens
+  // right to left or switches language; fetched on the spot (then a render) when the layout switch
+  // turns right to left.
+  const [, setRtlLoaded] = useState(false);
   useEffect(() => {
-    if (direction === 'rtl' && !rtl) void loadRtlCache().then(setRtl, () => undefined);
-  }, [direction, rtl]);
+    if (direction === 'rtl' && !rtlCache())
+      void loadRtlCache().then(
+        () => setRtlLoaded(true),
+        () => undefined,
+      );
+  }, [direction]);
+  const mirrored = direction === 'rtl' ? rtlCache() : undefined;
 
   useEffect(() => {
     document.documentElement.dir = direction;
@@ -65,7 +71,7 @@ export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
 
   return (
     <ThemeSettingsContext.Provider value={value}>
-      <CacheProvider value={direction === 'rtl' && rtl ? rtl : ltrCache}>
+      <CacheProvider value={mirrored ?? ltrCache}>
         <ThemeProvider theme={theme}>
           <CssBaseline />
           {children}
