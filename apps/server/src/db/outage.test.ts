@@ -69,12 +69,12 @@ function run(command: string, args: string[]): Promise<{ status: number | null; 
   });
 }
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms: number): Promise<T> {
+async function waitFor<T>(what: string | (() => string), probe: () => Promise<T | undefined>, ms: number): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -99,6 +99,7 @@ describe.runIf(url)('the database as a dependency that fails (PostgreSQL)', () =
       await client.end();
     }
   };
+  const audit = () => server.services.repositories.audit;
   const call = async (path: string) => {
     const res = await fetch(`${server.url}${path}`, { headers: { 'authentication-token': token } });
     return { status: res.status, retryAfter: res.headers.get('retry-after'), body: (await res.json()) as never };
@@ -203,12 +204,48 @@ describe.runIf(url)('the database as a dependency that fails (PostgreSQL)', () =
     expect(Date.now() - back).toBeLessThan(10_000);
     await waitFor('the health to say so', async () => (database.health.available ? true : undefined), 10_000);
     await waitFor(
-      'the held audit entry',
-      async () => (server.services.repositories.audit.pending === 0 ? true : undefined),
+      () => `the held audit entry (last failure: ${audit().lastFlushFailure ?? 'none'})`,
+      async () => (audit().pending === 0 ? true : undefined),
       10_000,
     );
     const rows = await admin<{ at: Date }>(`SELECT at FROM ${schema}.audit_log WHERE action = 'outage.test'`);
     expect(rows).toHaveLength(1);
     expect(Math.abs((rows[0]?.at.getTime() ?? 0) - heldAt)).toBeLessThan(2000);
+  }, 60_000);
+
+  it('writes held audit entries even when the first write after the return fails for another reason', async () => {
+    await relay.cut();
+    await waitFor(
+      'the outage to be seen',
+      async () => ((await call('/api/user')).status === 503 ? true : undefined),
+      15_000,
+    );
+    await audit().append({ action: 'outage.retried', outcome: 'success', target: schema });
+    expect(audit().pending).toBe(1);
+    // The write on return fails with an error that does not say the database is away (the table is
+    // not there), so the health stays up and nothing else would bring the entry back.
+    await admin(`ALTER TABLE ${schema}.audit_log RENAME TO audit_log_away`);
+    try {
+      await relay.start();
+      await waitFor(
+        'the health to say the database is back',
+        async () => {
+          await call('/api/user');
+          return database.health.available ? true : undefined;
+        },
+        10_000,
+      );
+      await waitFor('the failed write', async () => (audit().lastFlushFailure ? true : undefined), 10_000);
+      expect(audit().pending).toBe(1);
+    } finally {
+      await admin(`ALTER TABLE ${schema}.audit_log_away RENAME TO audit_log`);
+    }
+    await waitFor(
+      () => `the retried audit entry (last failure: ${audit().lastFlushFailure ?? 'none'})`,
+      async () => (audit().pending === 0 ? true : undefined),
+      10_000,
+    );
+    const rows = await admin(`SELECT id FROM ${schema}.audit_log WHERE action = 'outage.retried'`);
+    expect(rows).toHaveLength(1);
   }, 60_000);
 });

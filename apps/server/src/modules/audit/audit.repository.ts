@@ -6,6 +6,9 @@ import { auditLog } from '../../db/schema.js';
 /** How many entries are held in memory while the database is away; past it, new ones are counted as lost. */
 export const AUDIT_BUFFER_LIMIT = 10_000;
 
+/** How often held entries are retried after a write that failed while the database still looked reachable. */
+export const AUDIT_RETRY_TIMING = { firstMs: 500, maxMs: 5000 };
+
 /** One entry to append to the audit trail. */
 export interface AuditInput {
   actorId?: string | null;
@@ -20,6 +23,13 @@ export interface AuditInput {
 
 type AuditRow = typeof auditLog.$inferInsert;
 
+/** The driver's own message under the query layer's wrapper (which quotes the statement's parameters). */
+function rootMessage(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return current instanceof Error ? current.message : String(current);
+}
+
 /**
  * The append-only audit trail. While the database is away (health says so), entries are held in
  * memory with the time they happened, up to AUDIT_BUFFER_LIMIT, and written in order once it
@@ -30,6 +40,9 @@ export class AuditRepository {
   private readonly held: AuditRow[] = [];
   private lost = 0;
   private flushing: Promise<void> | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelayMs = AUDIT_RETRY_TIMING.firstMs;
+  private lastFailure: string | undefined;
 
   constructor(
     private readonly db: Db,
@@ -41,6 +54,11 @@ export class AuditRepository {
   /** Entries waiting for the database. */
   get pending(): number {
     return this.held.length;
+  }
+
+  /** Why the last write of held entries failed (for a test's message; never holds an entry's content). */
+  get lastFlushFailure(): string | undefined {
+    return this.lastFailure;
   }
 
   /** Appends an entry (held for later while the database is away). */
@@ -80,6 +98,8 @@ export class AuditRepository {
           await this.db.insert(auditLog).values(batch);
           this.held.splice(0, batch.length);
         }
+        this.retryDelayMs = AUDIT_RETRY_TIMING.firstMs;
+        this.lastFailure = undefined;
         if (this.lost > 0) {
           const lost = this.lost;
           this.lost = 0;
@@ -90,13 +110,32 @@ export class AuditRepository {
           });
         }
       } catch (error) {
+        this.lastFailure = rootMessage(error);
+        // Marks the database down when the error says so; its return ('up') flushes again. An error
+        // that does not (a connection the pool had not yet seen die, a statement timeout) would
+        // otherwise leave the entries waiting for the next append: they are retried on a timer.
         this.health?.failed(error);
+        this.scheduleRetry();
         throw error;
       } finally {
         this.flushing = undefined;
       }
     })();
     return this.flushing;
+  }
+
+  /** Retries held entries after a growing delay, while the database looks reachable. */
+  private scheduleRetry(): void {
+    if (this.retryTimer) return;
+    const delay = this.retryDelayMs;
+    this.retryDelayMs = Math.min(delay * 2, AUDIT_RETRY_TIMING.maxMs);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      if (this.held.length === 0 && this.lost === 0) return;
+      if (this.health && !this.health.available) return; // its 'up' flushes
+      void this.flush().catch(() => undefined);
+    }, delay);
+    this.retryTimer.unref();
   }
 
   private hold(row: AuditRow): void {
