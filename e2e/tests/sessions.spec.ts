@@ -65,8 +65,13 @@ test.describe('sessions', () => {
     expect((actions?.x ?? 0) + (actions?.width ?? 0)).toBeLessThanOrEqual(1440);
     // End and tunnel are in the Columns panel: shown, they take their place and the actions stay in view.
     await page.getByRole('button', { name: 'Select columns' }).click();
-    await page.getByRole('checkbox', { name: 'Tunnel' }).check();
-    await page.getByRole('checkbox', { name: 'Ended' }).check();
+    // The grid applies a column's visibility after the click's own render; check() reads the state at
+    // once and failed in CI under load, so the state is awaited instead.
+    for (const name of ['Tunnel', 'Ended']) {
+      const box = page.getByRole('checkbox', { name });
+      await box.click();
+      await expect(box).toBeChecked();
+    }
     await page.keyboard.press('Escape');
     await expect(cell(row, 'ended_on')).toHaveText('-');
     await expect(cell(row, 'tunnel')).toHaveText(gw.definition.name);
@@ -78,8 +83,13 @@ test.describe('sessions', () => {
     await page.reload();
     await expect(cell(row, 'tunnel')).toHaveCount(0);
     await page.getByRole('button', { name: 'Select columns' }).click();
-    await page.getByRole('checkbox', { name: 'Tunnel' }).check();
-    await page.getByRole('checkbox', { name: 'Ended' }).check();
+    // The grid applies a column's visibility after the click's own render; check() reads the state at
+    // once and failed in CI under load, so the state is awaited instead.
+    for (const name of ['Tunnel', 'Ended']) {
+      const box = page.getByRole('checkbox', { name });
+      await box.click();
+      await expect(box).toBeChecked();
+    }
     await page.keyboard.press('Escape');
     await expect(cell(row, 'tunnel')).toHaveText(gw.definition.name);
     await expect(row.getByRole('button', { name: /^Details of the session/ })).toBeInViewport({ ratio: 1 });
