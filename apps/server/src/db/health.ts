@@ -85,6 +85,11 @@ export class DatabaseHealth extends EventEmitter {
     return this.downSince === undefined;
   }
 
+  /** True once the server stopped using the database (nothing retries after that). */
+  get stopped(): boolean {
+    return this.closed;
+  }
+
   /** While away: since when, and the last reason. */
   get outage(): { since: Date; reason: string } | undefined {
     return this.downSince === undefined ? undefined : { since: new Date(this.downSince), reason: this.lastError };

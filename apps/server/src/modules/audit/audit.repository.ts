@@ -132,6 +132,7 @@ export class AuditRepository {
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (this.held.length === 0 && this.lost === 0) return;
+      if (this.health?.stopped) return; // the server stopped: nothing more is written
       if (this.health && !this.health.available) return; // its 'up' flushes
       void this.flush().catch(() => undefined);
     }, delay);
