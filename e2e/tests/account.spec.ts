@@ -170,6 +170,9 @@ test.describe('password flows', () => {
     await page.goto('/#/signin');
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page).toHaveURL(/#\/forget-password$/);
+    // The screen loads on first use: until its heading shows, "Email" is still the sign-in form's
+    // field (a fill there was lost once in a fresh-clone check).
+    await expect(page.getByRole('heading', { level: 1, name: 'Forgot your password?' })).toBeVisible();
     await page.getByLabel(/^Email/).fill(account.email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await expect(
@@ -222,6 +225,7 @@ test.describe('password flows', () => {
       await page.screenshot({ path: `${SCREENS}/signin-banner-en-dark.png` });
       await page.getByRole('link', { name: 'Create an account' }).click();
       await expect(page).toHaveURL(/#\/signup$/);
+      await expect(page.getByRole('heading', { level: 1, name: 'Create an account' })).toBeVisible();
       const email = uniqueEmail('signup');
       await page.getByLabel(/^Email/).fill(email);
       await page.getByLabel(/^Name/).fill('Signed Up');
