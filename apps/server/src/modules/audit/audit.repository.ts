@@ -1,13 +1,10 @@
 import { and, desc, eq, lt, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { type DatabaseHealth, isDatabaseUnavailable } from '../../db/health.js';
+import { DB_PROBE_TIMING, type DatabaseHealth, isDatabaseUnavailable } from '../../db/health.js';
 import { auditLog } from '../../db/schema.js';
 
 /** How many entries are held in memory while the database is away; past it, new ones are counted as lost. */
 export const AUDIT_BUFFER_LIMIT = 10_000;
-
-/** How often held entries are retried after a write that failed while the database still looked reachable. */
-export const AUDIT_RETRY_TIMING = { firstMs: 500, maxMs: 5000 };
 
 /** One entry to append to the audit trail. */
 export interface AuditInput {
@@ -41,7 +38,7 @@ export class AuditRepository {
   private lost = 0;
   private flushing: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
-  private retryDelayMs = AUDIT_RETRY_TIMING.firstMs;
+  private retryDelayMs = DB_PROBE_TIMING.firstMs;
   private lastFailure: string | undefined;
 
   constructor(
@@ -98,7 +95,7 @@ export class AuditRepository {
           await this.db.insert(auditLog).values(batch);
           this.held.splice(0, batch.length);
         }
-        this.retryDelayMs = AUDIT_RETRY_TIMING.firstMs;
+        this.retryDelayMs = DB_PROBE_TIMING.firstMs;
         this.lastFailure = undefined;
         if (this.lost > 0) {
           const lost = this.lost;
@@ -124,11 +121,11 @@ export class AuditRepository {
     return this.flushing;
   }
 
-  /** Retries held entries after a growing delay, while the database looks reachable. */
+  /** Retries held entries after a growing delay (the health probe's), while the database looks reachable. */
   private scheduleRetry(): void {
     if (this.retryTimer) return;
     const delay = this.retryDelayMs;
-    this.retryDelayMs = Math.min(delay * 2, AUDIT_RETRY_TIMING.maxMs);
+    this.retryDelayMs = Math.min(delay * 2, DB_PROBE_TIMING.maxMs);
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       if (this.held.length === 0 && this.lost === 0) return;
