@@ -95,13 +95,30 @@ fs.writeFileSync(
     '',
   ].join('\n'),
 );
+// The whole machine's busy CPU time so far, in ms, from /proc/stat (every core, user and kernel).
+function machineCpuMs() {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  const busy = fields.slice(0, 8).reduce((sum, v, i) => (i === 3 || i === 4 ? sum : sum + v), 0);
+  return (busy * 1000) / ticks;
+}
+// The client's output goes to `wc -c` in a process of its own, as a user's goes to a terminal or a
+// file: until 2026-11-28 this process read it, and this process is also the in-process gateway, so
+// the gateway's thread read every byte of its own copy's output a second time (128 MiB in 64 KiB
+// pipe reads), which a gateway never does. The paths without the gateway paid for that reading too,
+// on a core the gateway's thread did not need. `cpuMs`: the machine's CPU during the copy.
 function runSsh(target, command) {
   return new Promise((resolve) => {
     const start = performance.now();
-    const child = spawn('ssh', [...sshArgs, ...target, command], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let bytes = 0;
-    child.stdout.on('data', (c) => (bytes += c.length));
-    child.on('exit', () => resolve({ ms: performance.now() - start, bytes }));
+    const cpu = machineCpuMs();
+    const child = spawn('sh', ['-c', 'ssh "$@" | wc -c', 'sh', ...sshArgs, ...target, command], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (c) => (out += c));
+    child.on('exit', () =>
+      resolve({ ms: performance.now() - start, bytes: Number(out.trim()) || 0, cpuMs: machineCpuMs() - cpu }),
+    );
   });
 }
 
@@ -183,6 +200,9 @@ try {
       await settle();
       return r;
     };
+    // The machine's CPU per MiB on each path (every process: clients, sshd, gateway, agent): on two
+    // busy cores, a path that costs less CPU per MiB is the faster one.
+    const machinePerMib = { direct: [], jump: [], recorded: [], unrecorded: [] };
     let missing = 0;
     for (let round = 0; round < BULK_ROUNDS; round += 1) {
       const d = await runSsh(direct, bulk);
@@ -198,6 +218,8 @@ try {
       runs.jump.push(mibs(j));
       runs.recorded.push(mibs(g));
       runs.unrecorded.push(mibs(u));
+      for (const [name, r] of Object.entries({ direct: d, jump: j, recorded: g, unrecorded: u }))
+        machinePerMib[name].push(r.cpuMs / (r.bytes / 1048576));
     }
     const median = (v) => pct(v, 50);
     const ratios = runs.recorded.map((r, i) => r / runs.unrecorded[i]);
@@ -220,6 +242,9 @@ try {
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,
+    );
+    console.log(
+      `machine CPU per MiB (medians): direct ${median(machinePerMib.direct).toFixed(2)} ms   ssh -J ${median(machinePerMib.jump).toFixed(2)} ms   gateway without recording ${median(machinePerMib.unrecorded).toFixed(2)} ms   with recording ${median(machinePerMib.recorded).toFixed(2)} ms`,
     );
     // The recorder alone on the same text: CPU of the whole process, and the share of its own thread.
     const rec = await Recorder.create(path.join(tmp, 'alone.cast'), crypto.randomUUID(), { width: 80, height: 24 });

@@ -1,7 +1,11 @@
 // The server both benchmarks drive: the built server on in-memory PGlite, loopback ports, a
 // known administrator, and a small JSON client for its API.
 import { openDatabase } from '../apps/server/dist/db/client.js';
+import { tuneHeapGrowth } from '../apps/server/dist/lib/heap-growth.js';
 import { startServer } from '../apps/server/dist/server.js';
+
+// The benches host the server in their own process: its heap is tuned as main.ts tunes it.
+tuneHeapGrowth();
 
 export const ADMIN = { email: 'bench@example.test', password: 'bench-password-1' };
 

@@ -5,6 +5,7 @@ import { BUILD } from '@gatehouse/contracts';
 import { ConfigError, loadConfig } from './config.js';
 import { DataDirLockedError } from './db/data-dir-lock.js';
 import { type DetachLog, surviveUnhandledRejections } from './lib/detach.js';
+import { tuneHeapGrowth } from './lib/heap-growth.js';
 import { watchLoopStalls } from './lib/loop-stall.js';
 import { startServer } from './server.js';
 import { DEFAULT_DRAIN_SECONDS, STOP_GRACE_SECONDS } from './lifecycle/drain.js';
@@ -39,6 +40,8 @@ async function main(): Promise<void> {
   // Issue 14: one unexpected rejection (a database error in a handler) is logged; the server and
   // its live sessions go on. Uncaught exceptions still end the process (its state is unknown).
   surviveUnhandledRejections({ error: (object, message) => rejectionLog.error(object, message) });
+  // Issue 19: room for the relay's buffers before V8 collects the whole heap (lib/heap-growth.ts).
+  tuneHeapGrowth();
   // Everything the server creates (database files, recordings, manifests, keys, videos) is its
   // user's only; secureDataDir() tightens what an older version left at each start.
   process.umask(0o077);

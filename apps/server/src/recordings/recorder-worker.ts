@@ -15,6 +15,12 @@ const { createHash } = require('node:crypto');
 const { StringDecoder } = require('node:string_decoder');
 const { isAscii } = require('node:buffer');
 const recordings = new Map();
+// The most raw bytes one line of the file holds; a longer event is written as several lines with
+// the same time. Every string made from a piece (its text, its JSON, the line) then stays well
+// under V8's 128 KiB limit for ordinary heap objects. Above it each string is a mapping of its own,
+// mapped, faulted in and unmapped: 256 KiB events cost the thread 12 ms of CPU per MiB instead of
+// under 2 (docs/benchmarks.md, "The recorder's strings").
+const PIECE = 16 * 1024;
 
 function writeAll(fd, buffer) {
   for (let at = 0; at < buffer.length; ) at += fs.writeSync(fd, buffer, at, buffer.length - at);
@@ -63,28 +69,32 @@ function chunk(m) {
       add(t, kind, text, kind === 'r');
       continue;
     }
-    const bytes = data.subarray(at, at + length);
+    const event = data.subarray(at, at + length);
     at += length;
-    const before = r.decoders[kind].lastNeed === 0;
-    const [decoded, ascii] = decode(r, kind, bytes);
-    if (!decoded) continue;
-    if (kind !== 'o') {
-      add(t, kind, decoded, ascii);
-      continue;
-    }
-    const json = JSON.stringify(decoded);
-    if (compact(bytes, json, decoded, before && r.decoders[kind].lastNeed === 0)) {
-      const out = Buffer.from('[' + t + ',"b","' + bytes.toString('base64') + '"]\n', 'latin1');
-      lines.push(out);
-      size += out.length;
+    // In pieces of at most PIECE bytes, each its own line at the event's time (see PIECE).
+    for (let from = 0; from < event.length; from += PIECE) {
+      const bytes = event.subarray(from, from + PIECE);
+      const before = r.decoders[kind].lastNeed === 0;
+      const [decoded, ascii] = decode(r, kind, bytes);
+      if (!decoded) continue;
+      if (kind !== 'o') {
+        add(t, kind, decoded, ascii);
+        continue;
+      }
+      const json = JSON.stringify(decoded);
+      if (compact(bytes, json, decoded, before && r.decoders[kind].lastNeed === 0)) {
+        const out = Buffer.from('[' + t + ',"b","' + bytes.toString('base64') + '"]\n', 'latin1');
+        lines.push(out);
+        size += out.length;
+        if (m.watched) events.push([t, 'o', decoded]);
+        continue;
+      }
+      const out = '[' + t + ',"o",' + json + ']\n';
+      const encoded = ascii ? Buffer.from(out, 'latin1') : Buffer.from(out);
+      lines.push(encoded);
+      size += encoded.length;
       if (m.watched) events.push([t, 'o', decoded]);
-      continue;
     }
-    const out = '[' + t + ',"o",' + json + ']\n';
-    const encoded = ascii ? Buffer.from(out, 'latin1') : Buffer.from(out);
-    lines.push(encoded);
-    size += encoded.length;
-    if (m.watched) events.push([t, 'o', decoded]);
   }
   if (m.final) {
     for (const kind of ['o', 'i']) {

@@ -30,6 +30,26 @@ async function eventsOf(file: string): Promise<CastEvent[]> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Recorder', () => {
+  it('writes a long burst of output as lines of at most 16 KiB each, the same text at the same time', async () => {
+    // Issue 19: one event of 128 KiB or more made strings above V8's limit for ordinary heap objects,
+    // each then mapped and unmapped on its own (12 ms of the recording thread per MiB, not 2).
+    const file = path.join(dir, 'burst.cast');
+    const recorder = await Recorder.create(file, crypto.randomUUID(), { width: 80, height: 24 });
+    const ascii = 'gatehouse bulk output 0123456789 "quoted" \\\n'.repeat(7_000); // ~300 KiB
+    const accented = 'été à la plage \u001b[1mgras\u001b[0m\r\n'.repeat(6_000); // two-byte characters split across pieces
+    recorder.output(Buffer.from(ascii));
+    recorder.output(Buffer.from(accented));
+    await recorder.finish();
+    const events = await eventsOf(file);
+    expect(events.map((e) => e[2]).join('')).toBe(ascii + accented);
+    expect(events.every((e) => e[1] === 'o')).toBe(true);
+    // A piece may carry up to three bytes of a character the previous one began.
+    for (const e of events) expect(Buffer.byteLength(e[2])).toBeLessThanOrEqual(16 * 1024 + 3);
+    expect(events.length).toBeGreaterThan((Buffer.byteLength(ascii) + Buffer.byteLength(accented)) / (16 * 1024));
+    // Merged within 5 ms, so the pieces of a burst share its time.
+    expect(new Set(events.map((e) => e[0])).size).toBeLessThan(events.length / 4);
+  });
+
   it('keeps every byte of a flood, in fewer events than packets, under a chain that verifies', async () => {
     const id = crypto.randomUUID();
     const file = path.join(dir, 'flood.cast');
