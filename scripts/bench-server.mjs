@@ -4,9 +4,6 @@ import { openDatabase } from '../apps/server/dist/db/client.js';
 import { tuneHeapGrowth } from '../apps/server/dist/lib/heap-growth.js';
 import { startServer } from '../apps/server/dist/server.js';
 
-// The benches host the server in their own process: its heap is tuned as main.ts tunes it.
-tuneHeapGrowth();
-
 export const ADMIN = { email: 'bench@example.test', password: 'bench-password-1' };
 
 /**
@@ -47,5 +44,7 @@ export async function startBenchServer(dataDir, options = {}) {
         body: body ? JSON.stringify(body) : undefined,
       })
     ).json();
+  // The benches host the server in their own process: its heap is tuned as main.ts tunes it, once started.
+  tuneHeapGrowth();
   return { server, database, call };
 }

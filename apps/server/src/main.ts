@@ -40,8 +40,6 @@ async function main(): Promise<void> {
   // Issue 14: one unexpected rejection (a database error in a handler) is logged; the server and
   // its live sessions go on. Uncaught exceptions still end the process (its state is unknown).
   surviveUnhandledRejections({ error: (object, message) => rejectionLog.error(object, message) });
-  // Issue 19: room for the relay's buffers before V8 collects the whole heap (lib/heap-growth.ts).
-  tuneHeapGrowth();
   // Everything the server creates (database files, recordings, manifests, keys, videos) is its
   // user's only; secureDataDir() tightens what an older version left at each start.
   process.umask(0o077);
@@ -51,6 +49,8 @@ async function main(): Promise<void> {
     port = config.port;
     const server = await startServer(config);
     rejectionLog = server.app.log;
+    // Issue 19: room for the relay's buffers before V8 collects the whole heap, once started (lib/heap-growth.ts).
+    tuneHeapGrowth();
     watchLoopStalls((stalledMs) =>
       server.app.log.warn({ stalledMs }, 'the server’s main thread was blocked: nothing was answered meanwhile'),
     );
