@@ -203,6 +203,11 @@ try {
     // The machine's CPU per MiB on each path (every process: clients, sshd, gateway, agent): on two
     // busy cores, a path that costs less CPU per MiB is the faster one.
     const machinePerMib = { direct: [], jump: [], recorded: [], unrecorded: [] };
+    // A warm-up copy through the gateway, not counted: the first session of a process compiles the
+    // relay's code (ssh2, ws, the recorder), and round 1's first gateway run paid for it (its
+    // with/without ratio was 0.6–0.8 against ~1.0 in later rounds, on 2026-11-27).
+    await runSsh(viaGateway, bulk.replace(String(BULK_MIB * 1048576), String(Math.min(BULK_MIB, 16) * 1048576)));
+    await settle();
     let missing = 0;
     for (let round = 0; round < BULK_ROUNDS; round += 1) {
       const d = await runSsh(direct, bulk);
