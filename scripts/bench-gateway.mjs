@@ -103,7 +103,7 @@ function machineCpuMs() {
   return (busy * 1000) / ticks;
 }
 // The client's output goes to `wc -c` in a process of its own, as a user's goes to a terminal or a
-// file: until 2026-11-28 this process read it, and this process is also the in-process gateway, so
+// file: until 2026-11-27 this process read it, and this process is also the in-process gateway, so
 // the gateway's thread read every byte of its own copy's output a second time (128 MiB in 64 KiB
 // pipe reads), which a gateway never does. The paths without the gateway paid for that reading too,
 // on a core the gateway's thread did not need. `cpuMs`: the machine's CPU during the copy.

@@ -19,7 +19,7 @@ const recordings = new Map();
 // the same time. Every string made from a piece (its text, its JSON, the line) then stays well
 // under V8's 128 KiB limit for ordinary heap objects. Above it each string is a mapping of its own,
 // mapped, faulted in and unmapped: 256 KiB events cost the thread 12 ms of CPU per MiB instead of
-// under 2 (docs/benchmarks.md, "The recorder's strings").
+// under 2 (docs/benchmarks.md, "The relay's garbage collection and the recorder's strings").
 const PIECE = 16 * 1024;
 
 function writeAll(fd, buffer) {
