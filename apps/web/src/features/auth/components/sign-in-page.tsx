@@ -3,7 +3,7 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { usePageTitle } from '../../../components/use-page-title';
@@ -11,6 +11,7 @@ import { usePublicSettings } from '../api/public-settings';
 import { useSsoProvider } from '../api/sso-provider';
 import type { AuthType } from '../api/sso-provider';
 import { AuthCard } from '../../../components/auth-card';
+import { preloadLinkedScreens } from './preload-linked-screens';
 import { SignInForm } from './sign-in-form';
 import { SignOutNotice } from './sign-out-notice';
 import { SingleSignOnButton } from './single-sign-on-button';
@@ -92,6 +93,8 @@ export function SignInPage() {
   const provider = useSsoProvider();
   const settings = usePublicSettings();
   const banner = settings.data?.signin_banner.trim() ?? '';
+  // The screens its links open arrive while the visitor reads this one.
+  useEffect(() => preloadLinkedScreens(), []);
 
   return (
     <AuthCard title={t('auth.signIn.title')} subtitle={t('auth.signIn.subtitle')}>
