@@ -1,14 +1,15 @@
 import type { Feature } from '../../lib/feature';
 import { lazyPage } from '../../lib/lazy-page';
+import { loadForgetPasswordPage, loadSignUpPage } from './components/preload-linked-screens';
 import { SignInPage } from './components/sign-in-page';
 import { SignOutPage } from './components/sign-out-page';
 
 // Sign-in (the first screen of a signed-out visitor) and sign-out come with the console; the
 // screens a link in an email or a click from sign-in opens load on their first visit.
-const SignUpPage = lazyPage(() => import('./components/sign-up-page'), 'SignUpPage');
+const SignUpPage = lazyPage(loadSignUpPage, 'SignUpPage');
 const ConfirmSignUpPage = lazyPage(() => import('./components/account-pages'), 'ConfirmSignUpPage');
 const VerifyEmailPage = lazyPage(() => import('./components/verify-email-page'), 'VerifyEmailPage');
-const ForgetPasswordPage = lazyPage(() => import('./components/forget-password-page'), 'ForgetPasswordPage');
+const ForgetPasswordPage = lazyPage(loadForgetPasswordPage, 'ForgetPasswordPage');
 const ResetPasswordPage = lazyPage(() => import('./components/reset-password-page'), 'ResetPasswordPage');
 
 /** Sign-in, sign-out, sign-up and the password-reset screens (spec §2.1). */

@@ -1,3 +1,8 @@
+/** The forgotten-password screen's code (the route's lazy load and the prefetch below share it). */
+export const loadForgetPasswordPage = () => import('./forget-password-page');
+/** The sign-up screen's code. */
+export const loadSignUpPage = () => import('./sign-up-page');
+
 /**
  * Fetches the code of the screens sign-in links to (forgotten password, sign-up) once sign-in shows,
  * so a click opens them at once. Loaded only on the click, the sign-in form stayed on screen while
@@ -6,6 +11,6 @@
  * again on the click and says so when it cannot.
  */
 export function preloadLinkedScreens(): void {
-  import('./forget-password-page').catch(() => undefined);
-  import('./sign-up-page').catch(() => undefined);
+  loadForgetPasswordPage().catch(() => undefined);
+  loadSignUpPage().catch(() => undefined);
 }
