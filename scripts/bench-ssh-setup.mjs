@@ -127,13 +127,32 @@ export async function startAgent({ url, key, tmp, hostname, call, token, nodeArg
 }
 
 /**
+ * The login on the bench's sshd: BENCH_LOGIN, or the current user. A login shell runs its user's
+ * profile, and a root profile that does slow work at every login (pyenv's `init`, say, whose rehash
+ * takes a lock all shells share) measures that profile instead of the gateway: with 1,000 sessions
+ * it kept 80 % of them from answering (2026-11-27). BENCH_LOGIN names a user with a plain home, made
+ * once with `useradd -m -s /bin/bash -p '*' gh-bench` (`-p '*'`: no password, and not locked, which
+ * sshd without PAM would refuse); it needs the bench run as root, whose sshd may log
+ * in as another user, and it opens the bench's folder for that user to read the authorized keys
+ * (sshd reads them as the user): the folder becomes traversable, the key file readable, and the
+ * private keys stay the owner's.
+ */
+export function benchLogin(tmp) {
+  const login = process.env.BENCH_LOGIN;
+  if (!login) return os.userInfo().username;
+  fs.chmodSync(tmp, 0o711);
+  fs.chmodSync(path.join(tmp, 'authorized_keys'), 0o644);
+  return login;
+}
+
+/**
  * The sshd at `sshdPort` reachable through the agent: its port allowed, an SSH definition logging in
  * as the current user (its public key authorized), the bench's user key on the signed-in user's
  * account and the definition granted to them. Answers the OpenSSH login used and the user.
  */
 export async function grantSshTarget({ call, token, agentId, sshdPort, tmp }) {
   await call('POST', `/api/agent/${agentId}/config`, token, { whitelist: [sshdPort] });
-  const login = os.userInfo().username;
+  const login = benchLogin(tmp);
   const def = (
     await call('POST', '/api/tunneldefinition/ssh', token, {
       name: 'bench',
