@@ -3,7 +3,8 @@
 // Sizes come from the environment so the full targets can be run when there is time:
 // BENCH_BULK_MIB (default 256; the target is stated for 1024), BENCH_LIVE_SESSIONS (default 50),
 // BENCH_IDLE_SESSIONS (default 100; the target is stated for 1000), BENCH_BULK_ROUNDS (default 3),
-// BENCH_PARTS (default bulk,echo,echo-bulk,live,idle; `--only echo` on the command line says the same),
+// BENCH_PARTS (default bulk,setup,echo,echo-bulk,live,idle; `--only echo` on the command line says the same;
+// BENCH_SETUP_RUNS sets the setup part's connections per path, default 30),
 // BENCH_ECHO_KEYS (default 200), BENCH_ECHO_GAP_MS (default 20) and BENCH_ECHO_BULK_PATHS (the
 // echo-bulk part's paths, default direct,jump,gatehouse). Without ssh2's native crypto
 // add-on: `node --import ./scripts/ssh2-without-native.mjs scripts/bench-gateway.mjs`.
@@ -37,11 +38,11 @@ const ECHO_KEYS = Number(process.env.BENCH_ECHO_KEYS ?? 200);
 const ECHO_GAP_MS = Number(process.env.BENCH_ECHO_GAP_MS ?? 20);
 // BENCH_ECHO_REMOTE=shell types into the login shell (readline echoes) instead of `cat` on a PTY.
 const ECHO_SHELL = process.env.BENCH_ECHO_REMOTE === 'shell';
-// BENCH_PARTS=bulk,live or `--only bulk,live` runs only those parts (default: all five; echo-bulk is
+// BENCH_PARTS=bulk,live or `--only bulk,live` runs only those parts (default: all six; echo-bulk is
 // the echo again while a second session of the same path copies in bulk).
 const only = process.argv.indexOf('--only');
 const PARTS = new Set(
-  (only >= 0 ? process.argv[only + 1] : (process.env.BENCH_PARTS ?? 'bulk,echo,echo-bulk,live,idle')).split(','),
+  (only >= 0 ? process.argv[only + 1] : (process.env.BENCH_PARTS ?? 'bulk,setup,echo,echo-bulk,live,idle')).split(','),
 );
 const pct = (v, p) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor((p / 100) * v.length))];
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gh-benchgw-'));
@@ -272,6 +273,47 @@ try {
     console.log(
       `recorder alone   ${(BULK_MIB / ((used.user + used.system) / 1e6)).toFixed(1)} MiB per CPU second of the process; the gateway's thread busy ${(performance.eventLoopUtilization(loop).active / BULK_MIB).toFixed(2)} ms per MiB (the rest runs on the recorder's thread)`,
     );
+  }
+
+  if (PARTS.has('setup')) {
+    // Session setup (issue 19: "setup p95 no slower than the jump host"): `ssh HOST true` with the
+    // real OpenSSH client, a new connection each (no multiplexing), on the three paths one after the
+    // other, BENCH_SETUP_RUNS times (default 30) after one uncounted round; spawn to exit. Gatehouse's
+    // includes its whole sign-in: the user's key, the grant, the agent's stream, the host's login and
+    // a recording started and finished.
+    const runs = Number(process.env.BENCH_SETUP_RUNS ?? 30);
+    const jump = ['-F', config, '-J', `${login}@127.0.0.1:${jumpPort}`, ...direct];
+    const paths = { direct, jump, gatehouse: viaGateway };
+    const times = { direct: [], jump: [], gatehouse: [] };
+    const once = (target) =>
+      new Promise((resolve, reject) => {
+        const start = performance.now();
+        const child = spawn('ssh', [...sshArgs, ...target, 'true'], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        child.stderr.on('data', (c) => (err += c));
+        child.on('exit', (code) =>
+          code === 0 ? resolve(performance.now() - start) : reject(new Error(`ssh exited ${code}: ${err.trim()}`)),
+        );
+      });
+    for (let i = 0; i <= runs; i += 1) {
+      for (const [name, target] of Object.entries(paths)) {
+        const ms = await once(target);
+        if (i > 0) times[name].push(ms);
+      }
+    }
+    const line = (name) =>
+      `${name.padEnd(10)} p50 ${pct(times[name], 50).toFixed(0)} ms  p95 ${pct(times[name], 95).toFixed(0)} ms`;
+    console.log(
+      `session setup (ssh HOST true, ${runs} each, interleaved, load ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')})`,
+    );
+    for (const name of Object.keys(paths)) console.log(`  ${line(name)}`);
+    console.log(
+      `  gatehouse/jump p95 ${(pct(times.gatehouse, 95) / pct(times.jump, 95)).toFixed(3)} (target ≤ 1)   gatehouse/direct p95 ${(pct(times.gatehouse, 95) / pct(times.direct, 95)).toFixed(3)}`,
+    );
+    await settle();
   }
 
   if (PARTS.has('echo') || PARTS.has('echo-bulk')) {
