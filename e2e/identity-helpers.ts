@@ -78,6 +78,20 @@ export async function pick(page: Page, field: ReturnType<Page['getByLabel']>, te
   if (await page.getByRole('listbox').isVisible()) await field.press('Escape');
 }
 
+/**
+ * Chooses `option` in a select field's menu (MUI's Select): opens it, clicks the option, and waits
+ * for the menu to close. A click while the menu is still growing open was seen lost once in a CI run
+ * (the option clicked, the menu left open, nothing chosen), so a menu still open is clicked again.
+ */
+export async function choose(page: Page, field: ReturnType<Page['getByLabel']>, option: string) {
+  const item = page.getByRole('option', { name: option, exact: true });
+  await expect(async () => {
+    if (!(await item.isVisible())) await field.click();
+    await item.click({ timeout: 5_000 });
+    await expect(page.getByRole('listbox')).toBeHidden({ timeout: 2_000 });
+  }).toPass({ timeout: 20_000 });
+}
+
 /** The code an authenticator app shows for this secret, `steps` periods from now. */
 export function codeFor(secret: string, steps = 0): string {
   const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });

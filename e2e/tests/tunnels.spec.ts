@@ -1,6 +1,6 @@
 import { type Page, expect, test } from '@playwright/test';
 import { ACCOUNTS, SCREENS, signIn } from '../fixtures.js';
-import { adminToken, callApi, navEntries, pick, snackbar, storedToken, unique } from '../identity-helpers.js';
+import { adminToken, callApi, choose, navEntries, pick, snackbar, storedToken, unique } from '../identity-helpers.js';
 import { type RunningAgent, agentHostname, killAllAgents, startAgent } from './agent-process.js';
 
 interface Definition {
@@ -58,8 +58,7 @@ test.describe('tunnels', () => {
     await page.getByRole('button', { name: 'Create tunnel' }).first().click();
     const form = page.getByRole('dialog', { name: 'Create tunnel' });
     await form.getByLabel('Name', { exact: true }).fill(name);
-    await form.getByLabel('Host', { exact: true }).click();
-    await page.getByRole('option', { name: `${agent.hostname} (connected)` }).click();
+    await choose(page, form.getByLabel('Host', { exact: true }), `${agent.hostname} (connected)`);
     await expect(form.getByLabel('Port', { exact: true })).toHaveValue('22');
     await form.getByLabel('Login on the host').fill('deploy');
     await expect(form.getByRole('radio', { name: 'Generated key pair' })).toBeChecked();
