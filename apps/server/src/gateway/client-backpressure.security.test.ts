@@ -130,15 +130,23 @@ describe('gateway backpressure between client and host', () => {
       const peak = peakOf(rig.rss);
       const [sentBefore, receivedBefore] = [sent, received];
       // A forward carries less per second than a session (each stream's 256 KiB window): longer.
-      await new Promise((r) => setTimeout(r, 10_000));
+      await new Promise((r) => setTimeout(r, 7_000));
+      const sentAtSeven = sent;
+      await new Promise((r) => setTimeout(r, 3_000));
       const top = peak.stop();
       console.log(
         `forward, client not reading: server RSS +${Math.round((top - baseline) / MiB)} MiB after 10 s of ${FLOOD / MiB} MiB; ` +
-          `sent meanwhile ${Math.round((sent - sentBefore) / MiB)} MiB (${Math.round(sentBefore / MiB)} MiB before, ${Math.round(receivedBefore / MiB)} MiB received)`,
+          `sent meanwhile ${Math.round((sent - sentBefore) / MiB)} MiB (${Math.round(sentBefore / MiB)} MiB before, ${Math.round(receivedBefore / MiB)} MiB received), ` +
+          `${Math.round((sent - sentAtSeven) / 1024)} KiB in the last 3 s`,
       );
       // Unchecked, the gateway takes the whole flood from the service and holds it for the client;
-      // checked, the service is held once the buffers on the way (kernels', the window's) are full.
-      expect(sent - sentBefore).toBeLessThan(FLOOD / 4);
+      // checked, the service is held once the buffers on the way are full. Those are three TCP
+      // connections' kernel buffers (service to agent, agent to gateway, gateway to client), which
+      // Linux grows up to tcp_rmem's and tcp_wmem's maximum: 32 + 4 MiB each on one CI machine, where
+      // 34 MiB went out before the service was held (a fixed quarter of the flood failed there). So:
+      // the service is held (nothing more goes out once the buffers are full), short of the flood.
+      expect(sent - sentAtSeven).toBeLessThan(MiB);
+      expect(sent).toBeLessThan(FLOOD);
       expect(top - baseline).toBeLessThan(64 * MiB);
       client._sock.resume();
       await eventually(
