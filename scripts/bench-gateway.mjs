@@ -96,6 +96,8 @@ fs.writeFileSync(
     '',
   ].join('\n'),
 );
+// The bastion Gatehouse replaces: `ssh -J` through a plain OpenSSH sshd on loopback (issue 19).
+const jump = ['-F', config, '-J', `${login}@127.0.0.1:${jumpPort}`, ...direct];
 // The whole machine's busy CPU time so far, in ms, from /proc/stat (every core, user and kernel).
 function machineCpuMs() {
   const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
@@ -165,8 +167,6 @@ try {
         : `yes 'gatehouse bulk output 0123456789 abcdefghijklmnopqrstuvwxyz' | head -c ${BULK_MIB * 1048576}`;
     const mibs = (r) => r.bytes / 1048576 / (r.ms / 1000);
     const runs = { direct: [], jump: [], recorded: [], unrecorded: [] };
-    // The bastion Gatehouse replaces: `ssh -J` through a plain OpenSSH sshd on loopback (issue 19).
-    const jump = ['-F', config, '-J', `${login}@127.0.0.1:${jumpPort}`, ...direct];
     // CPU of this process (the server) per MiB: what each mode costs, whatever else the machine runs.
     // And the time the server's main thread (the gateway's event loop) was busy per MiB: when the
     // machine has a core to spare, that thread is what limits throughput.
@@ -282,7 +282,6 @@ try {
     // includes its whole sign-in: the user's key, the grant, the agent's stream, the host's login and
     // a recording started and finished.
     const runs = Number(process.env.BENCH_SETUP_RUNS ?? 30);
-    const jump = ['-F', config, '-J', `${login}@127.0.0.1:${jumpPort}`, ...direct];
     const paths = { direct, jump, gatehouse: viaGateway };
     const times = { direct: [], jump: [], gatehouse: [] };
     const once = (target) =>
