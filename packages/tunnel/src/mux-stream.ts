@@ -8,6 +8,11 @@ export const MAX_FRAME_BYTES = 64 * 1024;
  * writer may overshoot STREAM_WINDOW by the chunk it was handed, so some slack is allowed.
  */
 export const RECEIVE_LIMIT = 4 * STREAM_WINDOW;
+/**
+ * Taken bytes are acknowledged once this many have gathered, not per keystroke: a quarter of the
+ * window, so a writer that fills the window is always answered, and typing sends no acks at all.
+ */
+export const ACK_THRESHOLD = STREAM_WINDOW / 4;
 
 /** How a stream reaches the other side of the WebSocket. */
 export interface MuxLink {
@@ -94,12 +99,15 @@ export class MuxStream extends Duplex {
   }
 
   /**
-   * Acknowledges taken bytes once per loop turn instead of once per frame (issue 19: an ack is a
-   * JSON message the far side parses and validates): every frame of one socket read is answered by
-   * one ack, and the window reopens no later than before.
+   * Acknowledges taken bytes once ACK_THRESHOLD of them have gathered, at the end of that loop turn
+   * (issue 19: an ack is a JSON message that wakes the far side and that it parses and validates; per
+   * keystroke, two of them crossed the agent's socket). A writer waits only with STREAM_WINDOW in
+   * flight, so at least that much reaches this side and is taken (acknowledged here) or held
+   * (acknowledged by _read once the reader takes it): no writer waits for an ack that never comes.
    */
   private ackSoon(bytes: number): void {
     this.toAck += bytes;
+    if (this.toAck < ACK_THRESHOLD) return;
     this.ackTimer ??= setImmediate(() => {
       this.ackTimer = undefined;
       const taken = this.toAck;
