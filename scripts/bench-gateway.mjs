@@ -25,6 +25,7 @@ import {
 } from './bench-ssh-setup.mjs';
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
 import { typeKeys, typeWhileCopying } from './bench-typist.mjs';
+import { reportTarget } from './bench-targets.mjs';
 import { createRequire } from 'node:module';
 
 // Whether ssh2 loaded its native crypto add-on (read from ssh2 itself, so this bench also runs on older builds).
@@ -247,6 +248,33 @@ try {
     console.log(
       `with/without recording: median ratio ${median(ratios).toFixed(3)} (rounds ${ratios.map((r) => r.toFixed(3)).join(' ')}; target ≥ 0.9)   gateway/direct ${(median(runs.recorded) / median(runs.direct)).toFixed(3)}   gateway/jump ${(median(runs.recorded) / median(runs.jump)).toFixed(3)}`,
     );
+    const roundsOf = (v) => `rounds ${v.map((r) => r.toFixed(2)).join(' ')}`;
+    const toDirect = runs.recorded.map((r, i) => r / runs.direct[i]);
+    const toJump = runs.recorded.map((r, i) => r / runs.jump[i]);
+    reportTarget({
+      name: 'bulk: Gatehouse recorded / direct OpenSSH',
+      value: median(toDirect),
+      limit: 0.5,
+      want: 'at least',
+      unit: '',
+      detail: `${BULK_MIB} MiB × ${BULK_ROUNDS}, ${median(runs.recorded).toFixed(1)} / ${median(runs.direct).toFixed(1)} MiB/s; ${roundsOf(toDirect)}`,
+    });
+    reportTarget({
+      name: 'bulk: Gatehouse recorded / ssh -J jump host',
+      value: median(toJump),
+      limit: 1,
+      want: 'at least',
+      unit: '',
+      detail: `${median(runs.recorded).toFixed(1)} / ${median(runs.jump).toFixed(1)} MiB/s; ${roundsOf(toJump)}`,
+    });
+    reportTarget({
+      name: 'bulk: with / without recording',
+      value: median(ratios),
+      limit: 0.9,
+      want: 'at least',
+      unit: '',
+      detail: `${median(runs.recorded).toFixed(1)} / ${median(runs.unrecorded).toFixed(1)} MiB/s; ${roundsOf(ratios)}`,
+    });
     // One line for scripts/bench-ciphers.mjs --gateway, which alternates runs with and without the add-on.
     if (process.env.BENCH_JSON)
       console.log(`bulk-json ${JSON.stringify({ nativeCrypto, ...runs, cpuPerMib, agentCpuPerMib })}`);
@@ -309,6 +337,14 @@ try {
         .join(' ')})`,
     );
     for (const name of Object.keys(paths)) console.log(`  ${line(name)}`);
+    reportTarget({
+      name: 'setup p95: Gatehouse / ssh -J jump host',
+      value: pct(times.gatehouse, 95) / pct(times.jump, 95),
+      limit: 1,
+      want: 'at most',
+      unit: '',
+      detail: `ssh HOST true × ${runs}: ${pct(times.gatehouse, 95).toFixed(0)} / ${pct(times.jump, 95).toFixed(0)} ms (direct ${pct(times.direct, 95).toFixed(0)})`,
+    });
     console.log(
       `  gatehouse/jump p95 ${(pct(times.gatehouse, 95) / pct(times.jump, 95)).toFixed(3)} (target ≤ 1)   gatehouse/direct p95 ${(pct(times.gatehouse, 95) / pct(times.direct, 95)).toFixed(3)}`,
     );
@@ -423,6 +459,19 @@ try {
         `  ${name.padEnd(10)} added vs direct: p50 ${(pct(v, 50) - pct(d, 50)).toFixed(2)} ms${name === 'jump' ? '' : ' (target ≤ 1)'}   p99 ${(pct(v, 99) - pct(d, 99)).toFixed(2)} ms${name === 'jump' ? '' : ' (target ≤ 5)'}`,
       );
     }
+    const keys = `${ECHO_KEYS} keys ${ECHO_GAP_MS} ms apart`;
+    for (const [p, limit] of [
+      [50, 1],
+      [99, 5],
+    ])
+      reportTarget({
+        name: `keystroke echo added by Gatehouse, p${p}`,
+        value: pct(results.gatehouse, p) - pct(d, p),
+        limit,
+        want: 'at most',
+        unit: 'ms',
+        detail: `${keys}: ${pct(results.gatehouse, p).toFixed(2)} against direct ${pct(d, p).toFixed(2)} ms (ssh -J ${pct(results.jump, p).toFixed(2)})`,
+      });
     if (PARTS.has('echo-bulk')) {
       console.log('keystroke echo while a second session of the same path copies `yes` output in bulk');
       for (const [name, r] of Object.entries(underBulk))

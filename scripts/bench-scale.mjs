@@ -19,6 +19,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { freePort, rssOf, sleep, startSshStack } from './bench-ssh-setup.mjs';
+import { reportTarget } from './bench-targets.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -247,6 +248,15 @@ try {
           console.log(
             `  N=${String(n).padEnd(5)} answering ${up}: server RSS ${mib(rss)} (+${mib(rss - base)}, ${((rss - base) / up / 1024).toFixed(0)} KiB a session; total/N ${(rss / up / MiB).toFixed(2)} MiB)  agent RSS ${mib(agentRss)} (+${mib(agentRss - agentBase)})  setup p50 ${pct(times, 50)?.toFixed(0)} ms p95 ${pct(times, 95)?.toFixed(0)} ms  (${load()})`,
           );
+          if (n === STEPS.at(-1))
+            reportTarget({
+              name: `${n.toLocaleString('en')} interactive sessions: server RSS`,
+              value: up < n ? Number.NaN : rss / MiB,
+              limit: 2048,
+              want: 'at most',
+              unit: 'MiB',
+              detail: `${up} of ${n} answering; setup p95 ${pct(times, 95)?.toFixed(0)} ms`,
+            });
           if (up < n) console.log(`  only ${up} of ${n} sessions answered; stopping the steps here`);
           if (up < n) break;
         }
@@ -283,6 +293,15 @@ try {
         console.log(
           `  gatehouse/direct p95 ${(pct(gateway, 95) / pct(direct, 95)).toFixed(2)} (target: gatehouse p95 under 1000 ms)`,
         );
+        const count = RATE * RATE_SECONDS;
+        reportTarget({
+          name: `${RATE} new sessions a second: setup p95`,
+          value: gateway.length < count ? Number.NaN : pct(gateway, 95),
+          limit: 1000,
+          want: 'at most',
+          unit: 'ms',
+          detail: `${gateway.length} of ${count} ready in 30 s (direct ${direct.length}, p95 ${pct(direct, 95)?.toFixed(0)} ms)`,
+        });
       }
     } finally {
       await stack.stop();
