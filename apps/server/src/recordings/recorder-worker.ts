@@ -48,6 +48,7 @@ function compact(bytes, json, text, whole) {
 // string goes straight into it (latin1 for ASCII, UTF-8 otherwise), with no buffer of its own per
 // line, no joined string to flatten and no concatenation: the thread's garbage collection fell from
 // 118 to 73 ms per 768 MiB; its CPU per MiB moved within the noise (docs/benchmarks.md, 2026-11-28).
+let scratch = Buffer.alloc(0);
 class Lines {
   constructor() {
     this.parts = [];
@@ -62,8 +63,12 @@ class Lines {
     this.add(json, ascii);
     this.add(']\n', true);
   }
+  // Into the thread's one scratch buffer, grown when a chunk needs more and reused by the next: the
+  // chunk's bytes are hashed and written before the next chunk starts, and nothing keeps them. A
+  // fresh buffer per chunk was fresh memory per chunk, each page of it faulted in by the kernel.
   bytes() {
-    const out = Buffer.allocUnsafeSlow(this.size);
+    if (scratch.length < this.size) scratch = Buffer.allocUnsafeSlow(Math.max(this.size, 2 * scratch.length));
+    const out = scratch.subarray(0, this.size);
     let at = 0;
     for (let i = 0; i < this.parts.length; i += 2) {
       at += this.parts[i + 1] ? out.latin1Write(this.parts[i], at) : out.utf8Write(this.parts[i], at);
