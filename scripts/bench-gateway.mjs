@@ -135,6 +135,24 @@ function agentCpuMs() {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
 }
+// CPU of each of this process's threads so far, by thread id, from /proc: [user, system] in ms.
+function threadCpuMs() {
+  const out = new Map();
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, [(Number(f[11]) * 1000) / ticks, (Number(f[12]) * 1000) / ticks]);
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return out;
+}
+// MemFree from /proc/meminfo, in MiB: how much memory the page cache can still grow into without
+// taking back pages it holds (see the recorder's system time below).
+const memFreeMib = () =>
+  Math.round(Number(fs.readFileSync('/proc/meminfo', 'utf8').match(/MemFree:\s+(\d+)/)[1]) / 1024);
 // BENCH_SERVER_PROFILE=DIR: a CPU profile of the server's main thread during each gateway bulk run
 // (the inspector's profiler, started and stopped around the run: startup and the database stay out).
 const serverProfile = process.env.BENCH_SERVER_PROFILE;
@@ -177,9 +195,19 @@ try {
     const busyPerMib = { recorded: [], unrecorded: [] };
     // And the agent's CPU per MiB (its own process, read from /proc: robust under load).
     const agentCpuPerMib = { recorded: [], unrecorded: [] };
+    // And the server's threads per MiB: the gateway's (main) thread, the busiest other (with
+    // recording, the recorder's, its user and system time apart), and all the rest (libuv's pool,
+    // V8's compiler and collector). The recorder's system time is mostly the copy into the page
+    // cache: on this project's machines (Firecracker VMs that hand freed memory back to the host) it
+    // is 0.2-0.4 ms per MiB while the cache grows into memory it used before, and 2.0-2.5 once it
+    // grows into memory the host took back, each page faulted in again (docs/benchmarks.md,
+    // "Fresh memory"). MemFree before and after says which.
+    const threadsPerMib = { recorded: [], unrecorded: [] };
+    const memFreeAtStart = memFreeMib();
     const measured = async (mode) => {
       server.services.recordings.recordTerminal = mode === 'recorded';
       const before = process.cpuUsage();
+      const threadsBefore = threadCpuMs();
       const agentBefore = agentCpuMs();
       const loop = performance.eventLoopUtilization();
       await profiler?.post('Profiler.start');
@@ -195,6 +223,16 @@ try {
       cpuPerMib[mode].push((used.user + used.system) / 1000 / (r.bytes / 1048576));
       busyPerMib[mode].push(busy / (r.bytes / 1048576));
       agentCpuPerMib[mode].push(agentUsed / (r.bytes / 1048576));
+      const spent = [...threadCpuMs()].map(([tid, [user, system]]) => {
+        const [u0, s0] = threadsBefore.get(tid) ?? [0, 0];
+        return { tid, user: user - u0, system: system - s0, all: user - u0 + system - s0 };
+      });
+      const main = spent.find((t) => t.tid === String(process.pid))?.all ?? 0;
+      const others = spent.filter((t) => t.tid !== String(process.pid)).sort((a, b) => b.all - a.all);
+      const busiest = others[0] ?? { user: 0, system: 0, all: 0 };
+      const rest = others.slice(1).reduce((sum, t) => sum + t.all, 0);
+      const mib = r.bytes / 1048576;
+      threadsPerMib[mode].push([main / mib, busiest.user / mib, busiest.system / mib, rest / mib]);
       server.services.recordings.recordTerminal = true;
       // A recorded session goes on costing the server after the client saw its last byte: its
       // recording is finished and signed, then its text is indexed for search (the whole cast file
@@ -285,6 +323,15 @@ try {
         .loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')}`,
+    );
+    const threadLine = (mode) => {
+      const [main, user, system, rest] = [0, 1, 2, 3].map((i) =>
+        median(threadsPerMib[mode].map((t) => t[i])).toFixed(2),
+      );
+      return `${main} / ${user}+${system} / ${rest}`;
+    };
+    console.log(
+      `server threads per MiB (medians; main / busiest other, user+system / the rest): without recording ${threadLine('unrecorded')} ms   with ${threadLine('recorded')} ms (recorded rounds' busiest other: ${threadsPerMib.recorded.map((t) => `${t[1].toFixed(2)}+${t[2].toFixed(2)}`).join(', ')})   MemFree ${memFreeAtStart} MiB before the first round, ${memFreeMib()} after the last`,
     );
     console.log(
       `machine CPU per MiB (medians): direct ${median(machinePerMib.direct).toFixed(2)} ms   ssh -J ${median(machinePerMib.jump).toFixed(2)} ms   gateway without recording ${median(machinePerMib.unrecorded).toFixed(2)} ms   with recording ${median(machinePerMib.recorded).toFixed(2)} ms`,

@@ -80,7 +80,7 @@ class Lines {
 function chunk(m) {
   const r = recordings.get(m.rid);
   if (!r) throw new Error('the recording is not open');
-  const data = Buffer.from(m.data);
+  const data = Buffer.from(m.data, 0, m.length);
   const lines = new Lines();
   const events = [];
   let at = 0;
@@ -133,7 +133,12 @@ function chunk(m) {
     fs.closeSync(r.fd);
     fs.closeSync(r.chainFd);
   }
-  parentPort.postMessage({ op: 'written', rid: m.rid, seq: r.seq, bytes: r.offset, chainHead: r.chain, raw: m.raw });
+  // The chunk's memory goes back to the gateway's thread, which fills it again (recorder-worker.ts,
+  // RecorderWorker.buffer): nothing here holds a view of it past this point.
+  parentPort.postMessage(
+    { op: 'written', rid: m.rid, seq: r.seq, bytes: r.offset, chainHead: r.chain, raw: m.raw, data: m.data },
+    [m.data],
+  );
 }
 
 parentPort.on('message', (m) => {
@@ -160,13 +165,29 @@ export type IndexEntry = [number, 'o' | 'i' | 'r' | 'm', number, string?];
 /** What the worker answers about one recording. */
 export type WorkerReply =
   | { op: 'sealed'; rid: number; seq: number; events: CastEvent[] }
-  | { op: 'written'; rid: number; seq: number; bytes: number; chainHead: string; raw: number }
+  | { op: 'written'; rid: number; seq: number; bytes: number; chainHead: string; raw: number; data?: ArrayBuffer }
   | { op: 'failed'; rid: number; message: string };
 
 /** What a recorder registers to hear its replies. */
 export interface WorkerClient {
   reply(message: WorkerReply): void;
 }
+
+/**
+ * Chunks' memory, handed back by the thread once a chunk is written and filled again by the next:
+ * a fresh buffer per chunk was half a megabyte of new memory several hundred times a second in a
+ * bulk copy, each page faulted in (and zeroed) by the kernel on the gateway's thread and its
+ * release left to the collector (docs/benchmarks.md, "Fresh memory"). Buffers of this size are
+ * kept; a chunk larger than it (a flush after one very large write) gets memory of its own.
+ */
+export const POOLED_BYTES = 640 * 1024;
+/**
+ * Smaller chunks (a few keys typed, a prompt) get memory of their own, of their size: a thousand
+ * interactive sessions each flushing a few bytes every FLUSH_MS must not each take a pooled buffer.
+ */
+const POOLED_MIN = 64 * 1024;
+/** Enough for every chunk in flight at the recorders' high water mark, and then some. */
+const POOL_MAX = 8;
 
 /** The one encoding thread of this process, shared by every recording. */
 export class RecorderWorker {
@@ -175,12 +196,16 @@ export class RecorderWorker {
   private nextId = 0;
   /** Chunks handed over and not yet answered: while any are, the thread keeps the process alive. */
   private inFlight = 0;
+  private readonly pool: ArrayBuffer[] = [];
   dead = false;
 
   constructor() {
     this.worker = new Worker(SOURCE, { eval: true });
     this.worker.on('message', (m: WorkerReply) => {
       if (m.op !== 'sealed' && --this.inFlight === 0) this.worker.unref();
+      if (m.op === 'written' && m.data && m.data.byteLength === POOLED_BYTES && this.pool.length < POOL_MAX) {
+        this.pool.push(m.data);
+      }
       this.clients.get(m.rid)?.reply(m);
     });
     const fail = (why: string) => {
@@ -204,7 +229,24 @@ export class RecorderWorker {
     return rid;
   }
 
-  /** Hands over one chunk's raw bytes (transferred, not copied) and how they split into events. */
+  /** How many chunks' buffers wait to be filled again. */
+  get pooled(): number {
+    return this.pool.length;
+  }
+
+  /**
+   * Memory for one chunk of `size` bytes, to be filled and handed to chunk(): for a bulk chunk, one
+   * the thread gave back, else new. The buffer starts at offset 0 of its own ArrayBuffer.
+   */
+  buffer(size: number): Buffer {
+    if (size > POOLED_BYTES || size < POOLED_MIN) return Buffer.allocUnsafeSlow(size);
+    return Buffer.from(this.pool.pop() ?? new ArrayBuffer(POOLED_BYTES), 0, size);
+  }
+
+  /**
+   * Hands over one chunk's raw bytes (a buffer from buffer(), transferred, not copied) and how they
+   * split into events.
+   */
   chunk(
     rid: number,
     data: Buffer,
@@ -213,7 +255,7 @@ export class RecorderWorker {
   ): void {
     const buffer = data.buffer as ArrayBuffer;
     if (this.inFlight++ === 0) this.worker.ref();
-    this.worker.postMessage({ op: 'chunk', rid, data: buffer, index, ...options }, [buffer]);
+    this.worker.postMessage({ op: 'chunk', rid, data: buffer, length: data.length, index, ...options }, [buffer]);
   }
 
   /** Forgets a recording whose last reply came. */

@@ -6,6 +6,7 @@ import { CAST_BYTES, type CastEvent, castEvent } from '@gatehouse/contracts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { signManifest } from './chain.js';
 import { FLUSH_MS, type LiveChunk, Recorder } from './recorder.js';
+import { POOLED_BYTES, recorderWorker } from './recorder-worker.js';
 import { CastFile, castTail, searchCast } from './cast-file.js';
 import { extractText } from './text-extract.js';
 import { verifyRecording } from './verify.js';
@@ -84,6 +85,33 @@ describe('Recorder', () => {
       privateKey,
     );
     expect(await verifyRecording(file, manifest, publicKey)).toEqual({ intact: true, problems: [] });
+  });
+
+  it('fills chunk memory the thread gave back only after the thread wrote it: two recordings keep their own bytes', async () => {
+    // Two recordings interleaved, many chunks each, sharing the one pool: a buffer handed out again
+    // while the thread still read it would put one session's bytes into the other's file.
+    const files = [path.join(dir, 'pool-a.cast'), path.join(dir, 'pool-b.cast')];
+    const recorders = await Promise.all(
+      files.map((f) => Recorder.create(f, crypto.randomUUID(), { width: 80, height: 24 })),
+    );
+    const texts = ['alpha session output\r\n', 'BRAVO SESSION OUTPUT\r\n'].map((line) => line.repeat(150_000)); // ~3 MiB each
+    const bytes = texts.map((t) => Buffer.from(t));
+    for (let at = 0; at < bytes[0].length; at += 32 * 1024) {
+      for (const [i, recorder] of recorders.entries()) {
+        recorder.output(bytes[i].subarray(at, at + 32 * 1024));
+        if (recorder.needsDrain) await new Promise((r) => recorder.once('drain', r));
+      }
+    }
+    await Promise.all(recorders.map((r) => r.flush()));
+    // The written chunks' memory came back to be filled again.
+    expect(recorderWorker().pooled).toBeGreaterThan(0);
+    expect(recorderWorker().buffer(100_000).buffer.byteLength).toBe(POOLED_BYTES);
+    // A few bytes typed get memory of their own size, not a pooled buffer.
+    expect(recorderWorker().buffer(10).buffer.byteLength).toBe(10);
+    await Promise.all(recorders.map((r) => r.finish()));
+    for (const [i, file] of files.entries()) {
+      expect((await eventsOf(file)).map((e) => e[2]).join('')).toBe(texts[i]);
+    }
   });
 
   it('stores output that is not text as base64 bytes ("b"), every byte kept, readable by the readers', async () => {

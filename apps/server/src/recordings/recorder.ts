@@ -195,8 +195,8 @@ export class Recorder extends EventEmitter {
     this.seal();
     if (this.failure) return Promise.reject(this.failure);
     if (this.index.length === 0 && !final) return this.writing;
-    // One copy into a buffer of its own, which is then transferred to the thread, not copied.
-    const data = Buffer.allocUnsafeSlow(this.pendingBytes);
+    // One copy into memory the thread gave back (or new), which is then transferred, not copied.
+    const data = this.worker.buffer(this.pendingBytes);
     let at = 0;
     for (const part of this.parts) at += part.copy(data, at);
     const promise = new Promise<void>((resolve, reject) => this.waiting.push({ resolve, reject }));
