@@ -28,6 +28,7 @@ import {
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
 import { typeKeys, typeWhileCopying } from './bench-typist.mjs';
 import { reportTarget } from './bench-targets.mjs';
+import { memInfoMib, threadCpuMs } from './bench-threads.mjs';
 import { createRequire } from 'node:module';
 
 // Whether ssh2 loaded its native crypto add-on (read from ssh2 itself, so this bench also runs on older builds).
@@ -135,24 +136,9 @@ function agentCpuMs() {
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
 }
-// CPU of each of this process's threads so far, by thread id, from /proc: [user, system] in ms.
-function threadCpuMs() {
-  const out = new Map();
-  for (const tid of fs.readdirSync('/proc/self/task')) {
-    try {
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(tid, [(Number(f[11]) * 1000) / ticks, (Number(f[12]) * 1000) / ticks]);
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return out;
-}
-// MemFree from /proc/meminfo, in MiB: how much memory the page cache can still grow into without
-// taking back pages it holds (see the recorder's system time below).
-const memFreeMib = () =>
-  Math.round(Number(fs.readFileSync('/proc/meminfo', 'utf8').match(/MemFree:\s+(\d+)/)[1]) / 1024);
+// MemFree, in MiB: how much memory the page cache can still grow into without taking back pages it
+// holds (see the recorder's system time below).
+const memFreeMib = () => memInfoMib('MemFree');
 // BENCH_SERVER_PROFILE=DIR: a CPU profile of the server's main thread during each gateway bulk run
 // (the inspector's profiler, started and stopped around the run: startup and the database stay out).
 const serverProfile = process.env.BENCH_SERVER_PROFILE;

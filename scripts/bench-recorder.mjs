@@ -10,40 +10,23 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
+import { memInfoMib, threadCpuMs } from './bench-threads.mjs';
 
 const SEGMENTS = Number(process.env.BENCH_RECORDER_SEGMENTS ?? 8);
 const SEGMENT_MIB = 256;
-const ticks = 100; // USER_HZ on Linux
 const tmp = fs.mkdtempSync(path.join(process.env.BENCH_RECORDER_DIR ?? os.tmpdir(), 'gh-benchrec-'));
-const meminfo = (field) =>
-  Math.round(Number(fs.readFileSync('/proc/meminfo', 'utf8').match(new RegExp(`${field}:\\s+(\\d+)`))[1]) / 1024);
-
-// [user, system] ms of each of this process's threads, by thread id.
-function threads() {
-  const out = new Map();
-  for (const tid of fs.readdirSync('/proc/self/task')) {
-    try {
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(tid, [(Number(f[11]) * 1000) / ticks, (Number(f[12]) * 1000) / ticks]);
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return out;
-}
 
 const write = Buffer.from('gatehouse bulk output 0123456789 abcdefghijklmnopqrstuvwxyz\n'.repeat(512));
 try {
   const recorder = await Recorder.create(path.join(tmp, 'alone.cast'), crypto.randomUUID(), { width: 80, height: 24 });
   console.log(
-    `recorder alone, ${SEGMENTS} × ${SEGMENT_MIB} MiB of text in ${write.length}-byte writes, into ${tmp}; MemFree ${meminfo('MemFree')} MiB at the start, load ${os
+    `recorder alone, ${SEGMENTS} × ${SEGMENT_MIB} MiB of text in ${write.length}-byte writes, into ${tmp}; MemFree ${memInfoMib('MemFree')} MiB at the start, load ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
   for (let segment = 1; segment <= SEGMENTS; segment += 1) {
-    const before = threads();
+    const before = threadCpuMs();
     const started = performance.now();
     for (let n = 0; n < (SEGMENT_MIB * 1048576) / write.length; n += 1) {
       recorder.output(write);
@@ -54,14 +37,14 @@ try {
     // The recorder's thread is the busiest one but this (main) thread.
     let busiest = [0, 0];
     let main = 0;
-    for (const [tid, [user, system]] of threads()) {
+    for (const [tid, [user, system]] of threadCpuMs()) {
       const [u0, s0] = before.get(tid) ?? [0, 0];
       if (tid === String(process.pid)) main = user - u0 + system - s0;
       else if (user - u0 + system - s0 > busiest[0] + busiest[1]) busiest = [user - u0, system - s0];
     }
     const per = (ms) => (ms / SEGMENT_MIB).toFixed(2);
     console.log(
-      `segment ${segment}: recorder thread user ${per(busiest[0])} + system ${per(busiest[1])} ms per MiB, main thread ${per(main)}, ${((SEGMENT_MIB * 1000) / wall).toFixed(0)} MiB/s   MemFree ${meminfo('MemFree')} MiB, Dirty ${meminfo('Dirty')} MiB`,
+      `segment ${segment}: recorder thread user ${per(busiest[0])} + system ${per(busiest[1])} ms per MiB, main thread ${per(main)}, ${((SEGMENT_MIB * 1000) / wall).toFixed(0)} MiB/s   MemFree ${memInfoMib('MemFree')} MiB, Dirty ${memInfoMib('Dirty')} MiB`,
     );
   }
   await recorder.finish();
