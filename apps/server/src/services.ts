@@ -179,6 +179,7 @@ export function createServices(database: Database, options: ServiceOptions) {
     options.log.child({ component: 'recording-storage' }),
   );
   recordings.useHealth(database.health);
+  if (database.kind === 'pglite') recordings.useEmbeddedDatabase();
   recordings.instanceId = () => instances.id;
   recordings.audit = (entry) => audit.append(entry);
   // Capture status of rdp sessions through tunnels (issue 18): agents report it, tunnels apply the policy.

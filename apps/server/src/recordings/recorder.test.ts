@@ -96,9 +96,9 @@ describe('Recorder', () => {
     );
     const texts = ['alpha session output\r\n', 'BRAVO SESSION OUTPUT\r\n'].map((line) => line.repeat(150_000)); // ~3 MiB each
     const bytes = texts.map((t) => Buffer.from(t));
-    for (let at = 0; at < bytes[0].length; at += 32 * 1024) {
+    for (let at = 0; at < bytes[0]!.length; at += 32 * 1024) {
       for (const [i, recorder] of recorders.entries()) {
-        recorder.output(bytes[i].subarray(at, at + 32 * 1024));
+        recorder.output(bytes[i]!.subarray(at, at + 32 * 1024));
         if (recorder.needsDrain) await new Promise((r) => recorder.once('drain', r));
       }
     }

@@ -89,28 +89,36 @@ export class RecordingsRepository {
   }
 
   /**
-   * Commits a live recording's chain progress after a chunk reached the disk. Never an older
-   * value over a newer one (chunks only grow), and nothing once the recording has ended.
+   * Commits the progress of several live recordings in one statement (ProgressBatcher): each row
+   * moves forward only (never to fewer chunks) and never once the recording has ended.
    */
-  async progress(id: string, bytes: number, chunks: number, chainHead: string): Promise<void> {
-    await this.db
-      .update(recordings)
-      .set({ bytes, chunks, chainHead, lastFlushAt: sql`now()` })
-      .where(and(eq(recordings.id, id), lt(recordings.chunks, chunks), isNull(recordings.endedOn)));
+  async progressMany(items: { id: string; bytes: number; chunks: number; chainHead: string }[]): Promise<void> {
+    if (items.length === 0) return;
+    const values = sql.join(
+      items.map((p) => sql`(${p.id}::uuid, ${p.bytes}::bigint, ${p.chunks}::integer, ${p.chainHead}::text)`),
+      sql`, `,
+    );
+    await this.db.execute(sql`
+      UPDATE recordings SET bytes = v.bytes, chunks = v.chunks, chain_head = v.chain_head, last_flush_at = now()
+      FROM (VALUES ${values}) AS v(id, bytes, chunks, chain_head)
+      WHERE recordings.id = v.id AND recordings.chunks < v.chunks AND recordings.ended_on IS NULL`);
   }
 
-  /** Stores a signed checkpoint of a live recording (once per chunk number). */
-  async addCheckpoint(checkpoint: SignedCheckpoint): Promise<void> {
+  /** Stores signed checkpoints of live recordings in one statement (once per recording and chunk number). */
+  async addCheckpoints(checkpoints: SignedCheckpoint[]): Promise<void> {
+    if (checkpoints.length === 0) return;
     await this.db
       .insert(recordingCheckpoints)
-      .values({
-        recordingId: checkpoint.recording_id,
-        seq: checkpoint.seq,
-        bytes: checkpoint.bytes,
-        chainHead: checkpoint.chain_head,
-        at: new Date(checkpoint.at),
-        signature: checkpoint.signature,
-      })
+      .values(
+        checkpoints.map((checkpoint) => ({
+          recordingId: checkpoint.recording_id,
+          seq: checkpoint.seq,
+          bytes: checkpoint.bytes,
+          chainHead: checkpoint.chain_head,
+          at: new Date(checkpoint.at),
+          signature: checkpoint.signature,
+        })),
+      )
       .onConflictDoNothing();
   }
 
@@ -139,13 +147,13 @@ export class RecordingsRepository {
       .where(and(eq(recordings.id, id), sql`NOT (${target}::text = ANY(${recordings.forwards}))`));
   }
 
-  /** Keeps a live session's heartbeat fresh while it prints nothing. */
+  /** Keeps live sessions' heartbeat fresh while they print nothing (one statement for all of `ids`). */
   async heartbeat(ids: string[]): Promise<void> {
-    for (const id of ids)
-      await this.db
-        .update(recordings)
-        .set({ lastFlushAt: sql`now()` })
-        .where(eq(recordings.id, id));
+    if (ids.length === 0) return;
+    await this.db
+      .update(recordings)
+      .set({ lastFlushAt: sql`now()` })
+      .where(inArray(recordings.id, ids));
   }
 
   /** Finalises a recording. */

@@ -216,13 +216,13 @@ describe.each(DATABASES)('recovery signs only what the database committed, on %s
     const before = await fs.readFile(file);
     // The last chunk reaches the disk, but the process dies before the database commits it.
     const repository = server.services.repositories.recordings;
-    const progress = repository.progress.bind(repository);
-    repository.progress = () => new Promise<void>(() => undefined);
+    const progressMany = repository.progressMany.bind(repository);
+    repository.progressMany = () => new Promise<void>(() => undefined);
     try {
       live.recorder.output(Buffer.from('$ echo never committed\r\n'));
       await live.recorder.flush();
     } finally {
-      repository.progress = progress;
+      repository.progressMany = progressMany;
     }
     expect(await fs.readFile(file, 'utf8')).toContain('never committed');
     await crash(live);
