@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react';
-import { subscribeSession } from './session';
+import { getSession, subscribeSession } from './session';
 
 /**
  * Whether the signed-in user must set up a second factor before anything else (a role of theirs
@@ -30,8 +30,17 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-// A new session starts without the flag; the server raises it again if it still applies.
-subscribeSession(() => set(false));
+// A new session (a sign-in, a sign-out, a new token) starts without the flag; the server raises it
+// again if it still applies. Fresh details of the same session (/api/me, answered to a user who must
+// enrol too) leave it alone: clearing it then let the enrolment page lose its notice, and the other
+// pages their redirect, whenever /api/me answered after the first refusal.
+let sessionToken = getSession().token;
+subscribeSession(() => {
+  const { token } = getSession();
+  if (token === sessionToken) return;
+  sessionToken = token;
+  set(false);
+});
 
 /** True while the signed-in user must enrol a second factor first. */
 export function useMustEnrol(): boolean {
