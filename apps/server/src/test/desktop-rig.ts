@@ -174,7 +174,11 @@ export class DesktopClient {
   private async wait(until: () => boolean, timeoutMs: number, what: string): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!until()) {
-      if (this.ws.readyState === WebSocket.CLOSED) throw new Error(`socket closed while waiting for ${what}`);
+      if (this.ws.readyState === WebSocket.CLOSED) {
+        // The server's close code and reason say why (DESKTOP_CLOSE): a flaky failure names its cause.
+        const { code, reason } = await this.closed;
+        throw new Error(`socket closed (${code} ${JSON.stringify(reason)}) while waiting for ${what}`);
+      }
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 200);
