@@ -28,7 +28,7 @@ import {
 import { Recorder } from '../apps/server/dist/recordings/recorder.js';
 import { typeKeys, typeWhileCopying } from './bench-typist.mjs';
 import { reportTarget } from './bench-targets.mjs';
-import { memInfoMib, threadCpuMs } from './bench-threads.mjs';
+import { machineCpuMs, memInfoMib, threadCpuMs } from './bench-threads.mjs';
 import { createRequire } from 'node:module';
 
 // Whether ssh2 loaded its native crypto add-on (read from ssh2 itself, so this bench also runs on older builds).
@@ -102,13 +102,6 @@ fs.writeFileSync(
 );
 // The bastion Gatehouse replaces: `ssh -J` through a plain OpenSSH sshd on loopback (issue 19).
 const jump = ['-F', config, '-J', `${login}@127.0.0.1:${jumpPort}`, ...direct];
-// The whole machine's busy CPU time so far, in ms, from /proc/stat (every core, user and kernel).
-function machineCpuMs() {
-  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
-  const busy = fields.slice(0, 8).reduce((sum, v, i) => (i === 3 || i === 4 ? sum : sum + v), 0);
-  return (busy * 1000) / ticks;
-}
 // The client's output goes to `wc -c` in a process of its own, as a user's goes to a terminal or a
 // file: until 2026-11-27 this process read it, and this process is also the in-process gateway, so
 // the gateway's thread read every byte of its own copy's output a second time (128 MiB in 64 KiB

@@ -18,6 +18,14 @@ export function threadCpuMs() {
   return out;
 }
 
+/** The whole machine's busy CPU time so far, in ms, from /proc/stat (every core, user and kernel). */
+export function machineCpuMs() {
+  const fields = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal: busy is all but idle and iowait.
+  const busy = fields.slice(0, 8).reduce((sum, v, i) => (i === 3 || i === 4 ? sum : sum + v), 0);
+  return (busy * 1000) / ticks;
+}
+
 /** One field of /proc/meminfo (MemFree, Dirty, …) in MiB. */
 export function memInfoMib(field) {
   const match = fs.readFileSync('/proc/meminfo', 'utf8').match(new RegExp(`^${field}:\\s+(\\d+)`, 'm'));

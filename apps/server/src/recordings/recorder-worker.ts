@@ -26,6 +26,119 @@ function writeAll(fd, buffer) {
   for (let at = 0; at < buffer.length; ) at += fs.writeSync(fd, buffer, at, buffer.length - at);
 }
 
+function writeAllAt(fd, buffer, position) {
+  for (let at = 0; at < buffer.length; ) at += fs.writeSync(fd, buffer, at, buffer.length - at, position + at);
+}
+
+// The same through libuv's thread pool, so the thread encodes the next chunk meanwhile.
+function writeAllAtLater(fd, buffer, position) {
+  return new Promise((resolve, reject) => {
+    const from = (at) =>
+      fs.write(fd, buffer, at, buffer.length - at, position + at, (error, n) => {
+        if (error) reject(error);
+        else if (at + n < buffer.length) from(at + n);
+        else resolve();
+      });
+    from(0);
+  });
+}
+
+// Bulk chunks bypass the page cache (O_DIRECT): a recording is written once and read rarely, and
+// through the cache every recorded MiB took a MiB of it, so a long copy filled the machine's free
+// memory with pages nobody reads again, at a cost in system time that grows with it (2-3 ms per
+// MiB once the cache grows into memory the hypervisor reclaimed: docs/benchmarks.md, "Fresh
+// memory"). Direct I/O needs memory, file offsets and lengths aligned to the device's blocks: a
+// chunk is encoded into a WebAssembly memory (page-aligned), each write starts at the block holding
+// the file's end (its bytes kept as the recording's tail and written again in front of the chunk),
+// and a write that ends inside a block is padded, then the file cut back to its real length. The
+// disk takes its time, so there are two such regions: one chunk is written while the next is
+// encoded into the other, and writes go one at a time, in order. Small chunks (typing) stay
+// buffered: one block written per keystroke's chunk would cost the disk more than the cache.
+// GATEHOUSE_RECORDER_BUFFERED=1 turns direct writes off (the benchmarks' comparison); where the
+// file system refuses them, the recording falls back to the cache for good.
+const ALIGN = 4096;
+const DIRECT_MIN = 64 * 1024;
+const O_DIRECT = fs.constants.O_DIRECT;
+const directWanted = O_DIRECT !== undefined && process.env.GATEHOUSE_RECORDER_BUFFERED !== '1';
+
+function region() {
+  try {
+    const memory = new WebAssembly.Memory({ initial: 16 });
+    return { memory, buffer: Buffer.from(memory.buffer) };
+  } catch {
+    return { memory: undefined, buffer: Buffer.alloc(0) };
+  }
+}
+const regions = [region(), region()];
+const aligned = regions.every((x) => x.memory);
+// The region the next chunk is encoded into; the other may be on its way to the disk.
+let scratch = regions[0];
+
+// The region holds at least size bytes (grown, never shrunk; reused by every other chunk).
+function ensure(size) {
+  if (scratch.buffer.length >= size) return;
+  if (scratch.memory) {
+    scratch.memory.grow(Math.ceil((size - scratch.memory.buffer.byteLength) / 65536));
+    scratch.buffer = Buffer.from(scratch.memory.buffer);
+  } else scratch.buffer = Buffer.allocUnsafeSlow(Math.max(size, 2 * scratch.buffer.length));
+}
+
+function directFd(r) {
+  if (r.dfd === undefined) {
+    try {
+      r.dfd = directWanted && aligned ? fs.openSync(r.file, fs.constants.O_WRONLY | O_DIRECT) : null;
+    } catch {
+      r.dfd = null;
+    }
+  }
+  return r.dfd;
+}
+
+// Readies the append of a chunk's bytes, which sit in the current region right after room for the
+// tail (buffer[r.tail.length, r.tail.length + bytes.length)), at the recording's end, and moves
+// the recording's end and tail past them. Answers the write, to be started once the write before
+// it is done; it resolves to whether the bytes went past the cache.
+function store(r, bytes) {
+  const head = r.tail.length;
+  const start = r.offset - head;
+  const end = r.offset + bytes.length;
+  const keep = end % ALIGN;
+  const tail = r.tail;
+  r.tail =
+    bytes.length >= keep
+      ? Buffer.from(bytes.subarray(bytes.length - keep))
+      : Buffer.concat([tail.subarray(tail.length - (keep - bytes.length)), bytes]);
+  const fd = bytes.length >= DIRECT_MIN ? directFd(r) : null;
+  if (fd === null) {
+    const position = r.offset;
+    return async () => {
+      writeAllAt(r.fd, bytes, position);
+      return false;
+    };
+  }
+  const buffer = scratch.buffer;
+  const length = head + bytes.length;
+  const padded = Math.ceil(length / ALIGN) * ALIGN;
+  tail.copy(buffer, 0);
+  buffer.fill(0, length, padded);
+  return async () => {
+    try {
+      await writeAllAtLater(fd, buffer.subarray(0, padded), start);
+      if (padded !== length) fs.ftruncateSync(fd, end);
+      return true;
+    } catch {
+      // Refused (a file system without direct I/O, say): the same bytes through the cache, for good.
+      if (r.dfd === fd) {
+        fs.closeSync(fd);
+        r.dfd = null;
+      }
+      writeAllAt(r.fd, buffer.subarray(0, length), start);
+      if (fs.fstatSync(r.fd).size > end) fs.ftruncateSync(r.fd, end);
+      return false;
+    }
+  };
+}
+
 // Plain ASCII with no character split before it: latin1 is the same text, and cheaper both ways.
 function decode(r, kind, bytes) {
   const decoder = r.decoders[kind];
@@ -48,7 +161,6 @@ function compact(bytes, json, text, whole) {
 // string goes straight into it (latin1 for ASCII, UTF-8 otherwise), with no buffer of its own per
 // line, no joined string to flatten and no concatenation: the thread's garbage collection fell from
 // 118 to 73 ms per 768 MiB; its CPU per MiB moved within the noise (docs/benchmarks.md, 2026-11-28).
-let scratch = Buffer.alloc(0);
 class Lines {
   constructor() {
     this.parts = [];
@@ -66,9 +178,10 @@ class Lines {
   // Into the thread's one scratch buffer, grown when a chunk needs more and reused by the next: the
   // chunk's bytes are hashed and written before the next chunk starts, and nothing keeps them. A
   // fresh buffer per chunk was fresh memory per chunk, each page of it faulted in by the kernel.
-  bytes() {
-    if (scratch.length < this.size) scratch = Buffer.allocUnsafeSlow(Math.max(this.size, 2 * scratch.length));
-    const out = scratch.subarray(0, this.size);
+  // They start after head bytes, left for the file's last block (store()).
+  bytes(head) {
+    ensure(head + this.size + ALIGN);
+    const out = scratch.buffer.subarray(head, head + this.size);
     let at = 0;
     for (let i = 0; i < this.parts.length; i += 2) {
       at += this.parts[i + 1] ? out.latin1Write(this.parts[i], at) : out.utf8Write(this.parts[i], at);
@@ -119,43 +232,76 @@ function chunk(m) {
       if (rest) add(m.t, kind, rest, false);
     }
   }
+  let write = async () => false;
+  let chainLine;
   if (lines.size > 0) {
-    const bytes = lines.bytes();
+    const bytes = lines.bytes(r.tail.length);
     r.seq += 1;
     r.chain = createHash('sha256').update(r.chain, 'hex').update(bytes).digest('hex');
     if (m.watched) parentPort.postMessage({ op: 'sealed', rid: m.rid, seq: r.seq, events });
-    writeAll(r.fd, bytes);
-    writeAll(r.chainFd, Buffer.from(r.seq + ' ' + r.offset + ' ' + bytes.length + ' ' + r.chain + '\n'));
+    write = store(r, bytes);
+    chainLine = Buffer.from(r.seq + ' ' + r.offset + ' ' + bytes.length + ' ' + r.chain + '\n');
     r.offset += bytes.length;
+    scratch = scratch === regions[0] ? regions[1] : regions[0];
   }
-  if (m.final) {
-    recordings.delete(m.rid);
-    fs.closeSync(r.fd);
-    fs.closeSync(r.chainFd);
+  if (m.final) recordings.delete(m.rid);
+  const written = { op: 'written', rid: m.rid, seq: r.seq, bytes: r.offset, chainHead: r.chain, raw: m.raw, data: m.data };
+  // Once the write before it is done: the chunk's bytes, its chain line, then the answer.
+  return async () => {
+    written.direct = await write();
+    if (chainLine) writeAll(r.chainFd, chainLine);
+    if (m.final) {
+      fs.closeSync(r.fd);
+      if (r.dfd) fs.closeSync(r.dfd);
+      fs.closeSync(r.chainFd);
+    }
+    // The chunk's memory goes back to the gateway's thread, which fills it again (recorder-worker.ts,
+    // RecorderWorker.buffer): nothing here holds a view of it past this point.
+    parentPort.postMessage(written, [m.data]);
+  };
+}
+
+function fail(m, error) {
+  parentPort.postMessage({ op: 'failed', rid: m.rid, message: String((error && error.message) || error) });
+}
+
+// Messages are taken in order, each once the one before it has started its write; that write is
+// awaited before the next one starts, so at most one chunk is on its way to the disk while the
+// next is encoded (into the other region: see store()).
+let queue = Promise.resolve();
+let writing = Promise.resolve();
+async function take(m) {
+  try {
+    if (m.op === 'open') return open(m);
+    const write = chunk(m);
+    await writing;
+    writing = write().catch((error) => fail(m, error));
+  } catch (error) {
+    fail(m, error);
   }
-  // The chunk's memory goes back to the gateway's thread, which fills it again (recorder-worker.ts,
-  // RecorderWorker.buffer): nothing here holds a view of it past this point.
-  parentPort.postMessage(
-    { op: 'written', rid: m.rid, seq: r.seq, bytes: r.offset, chainHead: r.chain, raw: m.raw, data: m.data },
-    [m.data],
-  );
+}
+
+// Written at explicit offsets (store()), so not opened for appending; the tail is the file's last
+// partial block (its header, at first), written again in front of a direct write.
+function open(m) {
+  const fd = fs.openSync(m.file, 'r+');
+  const tail = Buffer.alloc(m.offset % ALIGN);
+  fs.readSync(fd, tail, 0, tail.length, m.offset - tail.length);
+  recordings.set(m.rid, {
+    file: m.file,
+    fd,
+    dfd: undefined,
+    tail,
+    chainFd: fs.openSync(m.file + '.chain', 'a'),
+    seq: 0,
+    offset: m.offset,
+    chain: m.chain,
+    decoders: { o: new StringDecoder('utf8'), i: new StringDecoder('utf8') },
+  });
 }
 
 parentPort.on('message', (m) => {
-  try {
-    if (m.op === 'open') {
-      recordings.set(m.rid, {
-        fd: fs.openSync(m.file, 'a'),
-        chainFd: fs.openSync(m.file + '.chain', 'a'),
-        seq: 0,
-        offset: m.offset,
-        chain: m.chain,
-        decoders: { o: new StringDecoder('utf8'), i: new StringDecoder('utf8') },
-      });
-    } else chunk(m);
-  } catch (error) {
-    parentPort.postMessage({ op: 'failed', rid: m.rid, message: String((error && error.message) || error) });
-  }
+  queue = queue.then(() => take(m));
 });
 `;
 
@@ -165,7 +311,17 @@ export type IndexEntry = [number, 'o' | 'i' | 'r' | 'm', number, string?];
 /** What the worker answers about one recording. */
 export type WorkerReply =
   | { op: 'sealed'; rid: number; seq: number; events: CastEvent[] }
-  | { op: 'written'; rid: number; seq: number; bytes: number; chainHead: string; raw: number; data?: ArrayBuffer }
+  | {
+      op: 'written';
+      rid: number;
+      seq: number;
+      bytes: number;
+      chainHead: string;
+      raw: number;
+      data?: ArrayBuffer;
+      /** The chunk went to the disk past the page cache. */
+      direct?: boolean;
+    }
   | { op: 'failed'; rid: number; message: string };
 
 /** What a recorder registers to hear its replies. */
@@ -197,12 +353,15 @@ export class RecorderWorker {
   /** Chunks handed over and not yet answered: while any are, the thread keeps the process alive. */
   private inFlight = 0;
   private readonly pool: ArrayBuffer[] = [];
+  /** Chunks written past the page cache (O_DIRECT), since the thread started. */
+  directWrites = 0;
   dead = false;
 
   constructor() {
     this.worker = new Worker(SOURCE, { eval: true });
     this.worker.on('message', (m: WorkerReply) => {
       if (m.op !== 'sealed' && --this.inFlight === 0) this.worker.unref();
+      if (m.op === 'written' && m.direct) this.directWrites += 1;
       if (m.op === 'written' && m.data && m.data.byteLength === POOLED_BYTES && this.pool.length < POOL_MAX) {
         this.pool.push(m.data);
       }
