@@ -54,7 +54,7 @@ describe.each(DATABASES)('progress and heartbeat statements for many recordings 
     const progressMany = repository.progressMany.bind(repository);
     repository.progressMany = async (rows) => {
       statements.push(rows.length);
-      await progressMany(rows);
+      return progressMany(rows);
     };
     try {
       // Each session prints a keystroke's echo five times, 100 ms apart.
@@ -87,6 +87,52 @@ describe.each(DATABASES)('progress and heartbeat statements for many recordings 
     expect(await rowOf(first.id)).toEqual(ended);
     for (const s of sessions.slice(1)) await recordings.finish(s, 'closed');
   });
+
+  // PGlite runs one statement at a time on one connection: no other transaction can hold a lock there.
+  it.runIf(kind === 'postgres')(
+    'a row another transaction holds locked holds back only its own progress, not the statement',
+    async () => {
+      // One statement carries every live recording's progress: waiting on one locked row (a
+      // transaction left open) would stall them all. The row is skipped and named, to be retried.
+      const [held, free] = await Promise.all([start(200), start(201)]);
+      const repository = server.services.repositories.recordings;
+      let release = () => undefined as void;
+      const releasing = new Promise<void>((resolve) => (release = resolve));
+      let locked!: () => void;
+      const isLocked = new Promise<void>((resolve) => (locked = resolve));
+      const holder = server.services.database.transaction(async (tx) => {
+        await tx.query('SELECT id FROM recordings WHERE id = $1 FOR UPDATE', [held.id]);
+        locked();
+        await releasing;
+      });
+      try {
+        await isLocked;
+        const before = await rowOf(held.id);
+        const answer = await Promise.race([
+          repository.progressMany([
+            { id: held.id, bytes: 5_000, chunks: 50, chainHead: 'while locked' },
+            { id: free.id, bytes: 5_000, chunks: 50, chainHead: 'free' },
+          ]),
+          new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 5_000)),
+        ]);
+        expect(answer).toEqual([held.id]);
+        expect(await rowOf(free.id)).toMatchObject({ chunks: 50, chain_head: 'free' });
+        expect(await rowOf(held.id)).toEqual(before);
+      } finally {
+        release();
+        await holder;
+      }
+      // Once the lock is gone, the same progress commits; rows already ahead are not named again.
+      expect(
+        await repository.progressMany([
+          { id: held.id, bytes: 5_000, chunks: 50, chainHead: 'after the lock' },
+          { id: free.id, bytes: 5_000, chunks: 50, chainHead: 'free' },
+        ]),
+      ).toEqual([]);
+      expect(await rowOf(held.id)).toMatchObject({ chunks: 50, chain_head: 'after the lock' });
+      for (const s of [held, free]) await server.services.recordings.finish(s, 'closed');
+    },
+  );
 
   it('refreshes the heartbeat of every session named, in one statement', async () => {
     const sessions = await Promise.all([0, 1, 2].map((i) => start(100 + i)));

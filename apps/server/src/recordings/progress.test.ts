@@ -6,6 +6,7 @@ import {
   ProgressBatcher,
   ProgressCommitter,
   type ProgressRow,
+  RowLocked,
 } from './progress.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -96,6 +97,30 @@ describe('ProgressBatcher', () => {
     expect(sizes).toEqual([COMMIT_BATCH_ROWS, 5]);
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(COMMIT_BATCH_ROWS);
     expect(results.slice(COMMIT_BATCH_ROWS).every((r) => r.status === 'fulfilled')).toBe(true);
+  });
+
+  it('fails only the rows the statement skipped as locked, so their writers commit them again', async () => {
+    const batcher = new ProgressBatcher(async (rows) => rows.filter((r) => r.id === 'rec-locked').map((r) => r.id));
+    const results = await Promise.allSettled(['rec-a', 'rec-locked', 'rec-b'].map((id) => batcher.write(id, chunk(3))));
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(RowLocked);
+    // The committer does not count it as committed, and commits it on the next try.
+    let locked = true;
+    const committing = new ProgressBatcher(async (rows) => (locked ? rows.map((r) => r.id) : []));
+    const failures: unknown[] = [];
+    const committer = new ProgressCommitter(
+      chunk(0),
+      (p) => committing.write('rec-locked', p),
+      (e) => failures.push(e),
+    );
+    committer.chunk(chunk(4));
+    await committer.settled();
+    expect(committer.committed.seq).toBe(0);
+    expect(failures[0]).toBeInstanceOf(RowLocked);
+    locked = false;
+    committer.retry();
+    await committer.settled();
+    expect(committer.committed.seq).toBe(4);
   });
 });
 

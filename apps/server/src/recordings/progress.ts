@@ -33,6 +33,13 @@ export const COMMIT_BATCH_ROWS = 1000;
  */
 export const EMBEDDED_BATCH_ROWS = 25;
 
+/** A recording's row was held locked by another transaction: its progress waits for the next try. */
+export class RowLocked extends Error {
+  constructor() {
+    super("the recording's row is locked by another transaction; its progress is committed on the next try");
+  }
+}
+
 /** One recording's progress as one statement row. */
 export interface ProgressRow {
   id: string;
@@ -58,7 +65,8 @@ export class ProgressBatcher {
   private nextWrite = 0;
 
   constructor(
-    private readonly writeMany: (rows: ProgressRow[]) => Promise<void>,
+    /** Writes the rows; answers the ids of rows it skipped (locked by another transaction), if any. */
+    private readonly writeMany: (rows: ProgressRow[]) => Promise<string[] | void>,
     /** Rows per statement at most: COMMIT_BATCH_ROWS, or EMBEDDED_BATCH_ROWS on the embedded database. */
     public rowsPerStatement = COMMIT_BATCH_ROWS,
   ) {}
@@ -94,15 +102,24 @@ export class ProgressBatcher {
           if (at > 0) await new Promise((resolve) => setImmediate(resolve));
           const statement = round.slice(at, at + this.rowsPerStatement);
           try {
-            await this.writeMany(
-              statement.map(([id, { progress }]) => ({
-                id,
-                bytes: progress.bytes,
-                chunks: progress.seq,
-                chainHead: progress.chainHead,
-              })),
+            const skipped = new Set(
+              (await this.writeMany(
+                statement.map(([id, { progress }]) => ({
+                  id,
+                  bytes: progress.bytes,
+                  chunks: progress.seq,
+                  chainHead: progress.chainHead,
+                })),
+              )) ?? [],
             );
-            for (const [, { settle }] of statement) for (const s of settle) s.resolve();
+            // A row skipped as locked is not committed: its writer hears so, and commits it again
+            // later (ProgressCommitter.retry); the others are.
+            for (const [id, { settle }] of statement) {
+              for (const s of settle) {
+                if (skipped.has(id)) s.reject(new RowLocked());
+                else s.resolve();
+              }
+            }
           } catch (error) {
             for (const [, { settle }] of statement) for (const s of settle) s.reject(error);
           }

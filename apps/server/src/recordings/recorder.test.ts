@@ -30,6 +30,29 @@ async function eventsOf(file: string): Promise<CastEvent[]> {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Signs a manifest of what the recorder says it wrote, and verifies the file against it. */
+function verifySigned(
+  file: string,
+  id: string,
+  recorder: Recorder,
+  totals: { bytes: number; chunks: number; chainHead: string },
+) {
+  const manifest = signManifest(
+    {
+      recording_id: id,
+      started_on: new Date().toISOString(),
+      ended_on: new Date().toISOString(),
+      header_sha256: recorder.headerSha256,
+      bytes: totals.bytes,
+      chunks: totals.chunks,
+      chain_head: totals.chainHead,
+      end_reason: 'client-closed',
+    },
+    privateKey,
+  );
+  return verifyRecording(file, manifest, publicKey);
+}
+
 describe('Recorder', () => {
   it('writes a long burst of output as lines of at most 16 KiB each, the same text at the same time', async () => {
     // Issue 19: one event of 128 KiB or more made strings above V8's limit for ordinary heap objects,
@@ -71,20 +94,7 @@ describe('Recorder', () => {
     expect(events.length).toBeLessThan(packets / 4);
     const times = events.map((e) => e[0]);
     expect(times).toEqual([...times].sort((a, b) => a - b));
-    const manifest = signManifest(
-      {
-        recording_id: id,
-        started_on: new Date().toISOString(),
-        ended_on: new Date().toISOString(),
-        header_sha256: recorder.headerSha256,
-        bytes: totals.bytes,
-        chunks: totals.chunks,
-        chain_head: totals.chainHead,
-        end_reason: 'client-closed',
-      },
-      privateKey,
-    );
-    expect(await verifyRecording(file, manifest, publicKey)).toEqual({ intact: true, problems: [] });
+    expect(await verifySigned(file, id, recorder, totals)).toEqual({ intact: true, problems: [] });
   });
 
   it('fills chunk memory the thread gave back only after the thread wrote it: two recordings keep their own bytes', async () => {
@@ -142,20 +152,7 @@ describe('Recorder', () => {
     expect((await fs.stat(file)).size).toBe(totals.bytes);
     // The two bulk chunks went past the cache (where the file system allows it: Linux, ext4 here).
     if (process.platform === 'linux') expect(direct).toBe(2);
-    const manifest = signManifest(
-      {
-        recording_id: id,
-        started_on: new Date().toISOString(),
-        ended_on: new Date().toISOString(),
-        header_sha256: recorder.headerSha256,
-        bytes: totals.bytes,
-        chunks: totals.chunks,
-        chain_head: totals.chainHead,
-        end_reason: 'client-closed',
-      },
-      privateKey,
-    );
-    expect(await verifyRecording(file, manifest, publicKey)).toEqual({ intact: true, problems: [] });
+    expect(await verifySigned(file, id, recorder, totals)).toEqual({ intact: true, problems: [] });
   });
 
   it('stores output that is not text as base64 bytes ("b"), every byte kept, readable by the readers', async () => {
@@ -206,20 +203,7 @@ describe('Recorder', () => {
       kind: 'output',
       text: expect.stringMatching(/marker été$/) as string,
     });
-    const manifest = signManifest(
-      {
-        recording_id: id,
-        started_on: new Date().toISOString(),
-        ended_on: new Date().toISOString(),
-        header_sha256: recorder.headerSha256,
-        bytes: totals.bytes,
-        chunks: totals.chunks,
-        chain_head: totals.chainHead,
-        end_reason: 'client-closed',
-      },
-      privateKey,
-    );
-    expect(await verifyRecording(file, manifest, publicKey)).toEqual({ intact: true, problems: [] });
+    expect(await verifySigned(file, id, recorder, totals)).toEqual({ intact: true, problems: [] });
   });
 
   it('keeps output apart when it is further apart than a few milliseconds, and input apart from output', async () => {

@@ -2,6 +2,7 @@ import { type SQL, and, asc, eq, gte, ilike, inArray, isNotNull, isNull, lt, lte
 import type { Db } from '../db/client.js';
 import { recordingCheckpoints, recordingStarts, recordingVideoPieces, recordings } from '../db/schema.js';
 import type { SignedCheckpoint, VideoPiece } from './chain.js';
+import { rowsOf } from '../db/rows.js';
 
 /** At most this many long-running sessions are charted (as before migration 0027). */
 const LONG_RUNNING_LIMIT = 100_000;
@@ -90,18 +91,34 @@ export class RecordingsRepository {
 
   /**
    * Commits the progress of several live recordings in one statement (ProgressBatcher): each row
-   * moves forward only (never to fewer chunks) and never once the recording has ended.
+   * moves forward only (never to fewer chunks) and never once the recording has ended. A row another
+   * transaction holds locked is skipped, not waited for: one statement carries every live
+   * recording's progress, and a lock held for long (a transaction left open) would otherwise hold
+   * back them all. Answers the ids of the rows skipped so, to be committed again later.
    */
-  async progressMany(items: { id: string; bytes: number; chunks: number; chainHead: string }[]): Promise<void> {
-    if (items.length === 0) return;
+  async progressMany(items: { id: string; bytes: number; chunks: number; chainHead: string }[]): Promise<string[]> {
+    if (items.length === 0) return [];
     const values = sql.join(
       items.map((p) => sql`(${p.id}::uuid, ${p.bytes}::bigint, ${p.chunks}::integer, ${p.chainHead}::text)`),
       sql`, `,
     );
-    await this.db.execute(sql`
-      UPDATE recordings SET bytes = v.bytes, chunks = v.chunks, chain_head = v.chain_head, last_flush_at = now()
-      FROM (VALUES ${values}) AS v(id, bytes, chunks, chain_head)
-      WHERE recordings.id = v.id AND recordings.chunks < v.chunks AND recordings.ended_on IS NULL`);
+    // The last SELECT sees the rows as they were before the statement: those that would have moved
+    // but were not updated are the ones skipped as locked.
+    const rows = await this.db.execute<{ id: string }>(sql`
+      WITH v(id, bytes, chunks, chain_head) AS (VALUES ${values}),
+      movable AS (
+        SELECT r.id FROM recordings r JOIN v ON r.id = v.id
+        WHERE r.chunks < v.chunks AND r.ended_on IS NULL
+        FOR UPDATE OF r SKIP LOCKED
+      ),
+      moved AS (
+        UPDATE recordings SET bytes = v.bytes, chunks = v.chunks, chain_head = v.chain_head, last_flush_at = now()
+        FROM v WHERE recordings.id = v.id AND recordings.id IN (SELECT id FROM movable)
+        RETURNING recordings.id
+      )
+      SELECT r.id FROM recordings r JOIN v ON r.id = v.id
+      WHERE r.chunks < v.chunks AND r.ended_on IS NULL AND r.id NOT IN (SELECT id FROM moved)`);
+    return rowsOf<{ id: string }>(rows).map((r) => String(r.id));
   }
 
   /** Stores signed checkpoints of live recordings in one statement (once per recording and chunk number). */

@@ -217,7 +217,7 @@ describe.each(DATABASES)('recovery signs only what the database committed, on %s
     // The last chunk reaches the disk, but the process dies before the database commits it.
     const repository = server.services.repositories.recordings;
     const progressMany = repository.progressMany.bind(repository);
-    repository.progressMany = () => new Promise<void>(() => undefined);
+    repository.progressMany = () => new Promise<string[]>(() => undefined);
     try {
       live.recorder.output(Buffer.from('$ echo never committed\r\n'));
       await live.recorder.flush();

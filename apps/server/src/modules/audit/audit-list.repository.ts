@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
+import { rowsOf } from '../../db/rows.js';
 
 /** Where a page ended: the entry's time as the database wrote it (microseconds kept) and its id. */
 export interface AuditPosition {
@@ -129,9 +130,3 @@ const allColumns = {
   source: auditLog.source,
   detail: auditLog.detail,
 };
-
-/** Rows of db.execute on either driver (pg answers { rows }, PGlite too). */
-function rowsOf<T>(result: unknown): T[] {
-  if (Array.isArray(result)) return result as T[];
-  return (result as { rows?: T[] }).rows ?? [];
-}

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { agents, groupAgents, groupGroups, groupUsers, groups, users } from '../../db/schema.js';
+import { rowsOf } from '../../db/rows.js';
 
 // Any constant: nesting changes take this lock so two of them cannot make a cycle together.
 const NESTING_LOCK_ID = 727_002;
@@ -184,11 +185,6 @@ export class GroupsRepository {
   async count(): Promise<number> {
     return (await this.db.select({ n: count() }).from(groups))[0]?.n ?? 0;
   }
-}
-
-/** Rows of a raw query result, whichever driver answered it. */
-function rowsOf<T>(result: unknown): T[] {
-  return Array.isArray(result) ? (result as T[]) : ((result as { rows: T[] }).rows ?? []);
 }
 
 class CycleFound extends Error {
