@@ -20,6 +20,7 @@ import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { freePort, rssOf, sleep, startSshStack } from './bench-ssh-setup.mjs';
 import { reportTarget } from './bench-targets.mjs';
+import { machineCpuMs } from './bench-threads.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -268,6 +269,7 @@ try {
       if (PARTS.has('rate')) {
         const sustained = async (label, target) => {
           const pending = [];
+          const cpuBefore = machineCpuMs();
           const start = performance.now();
           const count = RATE * RATE_SECONDS;
           for (let i = 0; i < count; i += 1) {
@@ -279,8 +281,14 @@ try {
           }
           const times = await Promise.all(pending);
           const ok = times.filter((t) => t !== undefined);
+          // The whole machine's CPU per session (client, sshd, gateway, agent, kernel) and the rate
+          // the machine's cores could sustain at that cost, were they doing nothing else.
+          const perSession = (machineCpuMs() - cpuBefore) / Math.max(1, ok.length);
           console.log(
             `  ${label.padEnd(10)} ${ok.length}/${count} ready: setup p50 ${pct(ok, 50)?.toFixed(0)} ms p95 ${pct(ok, 95)?.toFixed(0)} ms p99 ${pct(ok, 99)?.toFixed(0)} ms max ${Math.max(...ok).toFixed(0)} ms  (${load()})`,
+          );
+          console.log(
+            `  ${''.padEnd(10)} machine CPU ${perSession.toFixed(1)} ms per session: ${os.cpus().length} cores sustain at most ${((os.cpus().length * 1000) / perSession).toFixed(0)} a second`,
           );
           return ok;
         };
