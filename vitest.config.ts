@@ -14,6 +14,8 @@ export default defineConfig({
             'deploy/**/*.test.ts',
           ],
           environment: 'node',
+          // Before any file loads ssh2: its packets' padding comes from a pool (ssh2-padding.ts).
+          setupFiles: ['apps/server/src/test/setup-ssh2.ts'],
           // A worker keeps the modules it loaded from one file to the next: a file of the server
           // imports ~4 s of modules (fastify, ssh2, PGlite, the AWS SDK…), which with isolation cost
           // every one of ~230 files again: this project's files took 22 min isolated and 16 without

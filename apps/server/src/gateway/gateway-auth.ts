@@ -1,3 +1,5 @@
+// Before ssh2 loads anywhere: its packets' padding from a pool (ssh2-padding.ts).
+import './ssh2-padding.js';
 import { ADMIN_ROLE, SSO_SSH_KEY_HOURS } from '@gatehouse/contracts';
 import ssh2 from 'ssh2';
 import type { AuthContext } from 'ssh2';

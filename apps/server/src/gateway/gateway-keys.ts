@@ -1,3 +1,5 @@
+// Before ssh2 loads anywhere: its packets' padding from a pool (ssh2-padding.ts).
+import './ssh2-padding.js';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';

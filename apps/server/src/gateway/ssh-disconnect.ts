@@ -1,3 +1,5 @@
+// Before ssh2 loads anywhere: its packets' padding from a pool (ssh2-padding.ts).
+import './ssh2-padding.js';
 import { createRequire } from 'node:module';
 import type { Socket } from 'node:net';
 import type ssh2 from 'ssh2';

@@ -1,3 +1,5 @@
+// Before ssh2 loads anywhere: its packets' padding from a pool (ssh2-padding.ts).
+import './ssh2-padding.js';
 import type { FastifyBaseLogger } from 'fastify';
 import ssh2 from 'ssh2';
 import { isDatabaseUnavailable } from '../db/health.js';

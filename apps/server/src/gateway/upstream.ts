@@ -1,3 +1,5 @@
+// Before ssh2 loads anywhere: its packets' padding from a pool (ssh2-padding.ts).
+import './ssh2-padding.js';
 import ssh2 from 'ssh2';
 import type { SecretBox } from '../lib/secret-box.js';
 import type { TunnelsRepository, TunnelWithMembers } from '../modules/tunnels/tunnels.repository.js';
