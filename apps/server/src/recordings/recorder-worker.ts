@@ -95,9 +95,9 @@ function directFd(r) {
 }
 
 // Readies the append of a chunk's bytes, which sit in the current region right after room for the
-// tail (buffer[r.tail.length, r.tail.length + bytes.length)), at the recording's end, and moves
-// the recording's end and tail past them. Answers the write, to be started once the write before
-// it is done; it resolves to whether the bytes went past the cache.
+// tail (buffer[r.tail.length, r.tail.length + bytes.length)), at the recording's end (r.offset,
+// which the caller then moves), and moves the tail past them. Answers the write, to be started once
+// the write before it is done; it resolves to whether the bytes went past the cache.
 function store(r, bytes) {
   const head = r.tail.length;
   const start = r.offset - head;
@@ -175,10 +175,10 @@ class Lines {
     this.add(json, ascii);
     this.add(']\n', true);
   }
-  // Into the thread's one scratch buffer, grown when a chunk needs more and reused by the next: the
-  // chunk's bytes are hashed and written before the next chunk starts, and nothing keeps them. A
-  // fresh buffer per chunk was fresh memory per chunk, each page of it faulted in by the kernel.
-  // They start after head bytes, left for the file's last block (store()).
+  // Into the current one of the thread's two aligned regions, grown when a chunk needs more and
+  // reused by the chunk after next, once this chunk's write is done (see take()); nothing else keeps
+  // them. A fresh buffer per chunk was fresh memory per chunk, each page of it faulted in by the
+  // kernel. They start after head bytes, left for the file's last block (store()).
   bytes(head) {
     ensure(head + this.size + ALIGN);
     const out = scratch.buffer.subarray(head, head + this.size);
