@@ -414,7 +414,21 @@ export function attachDesktopEndpoint(
       };
       const untrack = s.liveRights.track(holder);
       ws.once('close', untrack);
+      // Keyboard and mouse reach the desktop through this connection: it must answer before the browser is told ready.
+      let control: net.Socket;
+      try {
+        control = await session.openControl();
+      } catch (error) {
+        log.warn({ err: error, recording: rec.id }, 'the desktop server did not answer');
+        await entry.end(
+          DESKTOP_CLOSE.UNAVAILABLE,
+          'The gateway’s desktop server did not answer. Try again; if it goes on, the server’s log says why.',
+          'closed',
+        );
+        return;
+      }
       if (ws.readyState !== ws.OPEN) {
+        control.destroy();
         await entry.end(DESKTOP_CLOSE.ENDED, 'The browser left before the desktop was ready.', 'closed');
         return;
       }
@@ -479,7 +493,7 @@ export function attachDesktopEndpoint(
       };
       bridge(
         ws,
-        session.openControl(),
+        control,
         () =>
           detach(
             log,

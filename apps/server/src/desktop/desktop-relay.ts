@@ -77,6 +77,9 @@ export function bridge(ws: WebSocket, socket: net.Socket, onEnd: () => void, onT
   socket.on('error', () => undefined);
   socket.once('close', onEnd);
   ws.once('close', () => socket.destroy());
+  // A socket handed over paused (connectRfb) flows now; one already gone ends the pipe at once.
+  if (socket.closed) onEnd();
+  else socket.resume();
 }
 
 /** Pipes binary messages between two WebSockets, with backpressure both ways. */

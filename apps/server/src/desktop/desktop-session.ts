@@ -241,6 +241,57 @@ async function waitForFile(file: string, child: Child, timeoutMs: number): Promi
   throw new Error(`${path.basename(file)} did not appear in ${timeoutMs} ms`);
 }
 
+/** How long a desktop's RFB server has to answer a new connection with its protocol version. */
+const RFB_ANSWER_MS = 10_000;
+
+/**
+ * A connection to an x11vnc unix socket that has answered: RFB servers speak first (the 12-byte
+ * protocol version), so a connection is handed on only once its first bytes arrived, and those
+ * bytes are put back to be read again. A connection refused or closed before any byte is tried
+ * again until `timeoutMs`: x11vnc 0.9.16 binds its socket before it listens (a connect in between
+ * is refused), and its accept_unix() passes accept() an address length it never set, so the
+ * kernel can drop a connection it has just accepted (the peer sees it closed with no byte).
+ * The socket answered is paused: its reader resumes it.
+ */
+export async function connectRfb(file: string, timeoutMs = RFB_ANSWER_MS): Promise<net.Socket> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt += 1) {
+    const outcome = await new Promise<net.Socket | string>((resolve) => {
+      const socket = net.connect(file);
+      // Kept after the answer: an error before the reader takes the socket over is not thrown.
+      socket.on('error', () => undefined);
+      const done = (result: net.Socket | string) => {
+        clearTimeout(timer);
+        socket.off('error', failed).off('close', closed).off('data', answered);
+        resolve(result);
+      };
+      const failed = (error: NodeJS.ErrnoException) => {
+        socket.destroy();
+        done(error.code ?? error.message);
+      };
+      const closed = () => done('closed before answering');
+      const answered = (first: Buffer) => {
+        socket.pause();
+        socket.unshift(first);
+        done(socket);
+      };
+      const timer = setTimeout(
+        () => {
+          socket.destroy();
+          done('no answer');
+        },
+        Math.max(0, deadline - Date.now()),
+      );
+      socket.once('error', failed).once('close', closed).once('data', answered);
+    });
+    if (typeof outcome !== 'string') return outcome;
+    const wait = Math.min(50 * attempt, 500);
+    if (Date.now() + wait >= deadline)
+      throw new Error(`the desktop server did not answer in ${timeoutMs} ms (${attempt} tries, the last ${outcome})`);
+    await sleep(wait);
+  }
+}
+
 /** The browser desktop's clipboard policy (the rdp definition's rdp_clipboard). */
 export type DesktopClipboard = 'both' | 'to-desktop' | 'from-desktop' | 'off';
 
@@ -769,9 +820,9 @@ export class DesktopSession extends EventEmitter {
     }
   }
 
-  /** A connection to the desktop's RFB server (keyboard and mouse reach the desktop). */
-  openControl(): net.Socket {
-    return net.connect(path.join(this.dir, 'vnc.sock'));
+  /** A connection to the desktop's RFB server (keyboard and mouse reach the desktop), once it answered. */
+  openControl(): Promise<net.Socket> {
+    return connectRfb(path.join(this.dir, 'vnc.sock'));
   }
 
   /**
@@ -817,7 +868,7 @@ export class DesktopSession extends EventEmitter {
       this.resendClipLater(true, started);
     })();
     await this.viewerStarting;
-    return net.connect(socket);
+    return connectRfb(socket);
   }
 
   /**
