@@ -75,7 +75,7 @@ describe.skipIf(skip)('gateway desktop credentials never leak', () => {
       });
   }, 120_000);
   afterAll(async () => {
-    pamHost?.stop();
+    await pamHost?.stop();
     await rig?.stop();
   });
 

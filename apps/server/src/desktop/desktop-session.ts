@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { ClipboardRelay, type RelayDirections } from './clipboard-relay.js';
+import { releaseSegmentsOf } from './shared-memory.js';
 import { countTopLevelWindows, focusLargestWindow, largestWindowSize, resizeLargestWindow } from './x11-probe.js';
 
 /** What a user reads when the desktop programs are missing on the server. */
@@ -195,13 +196,17 @@ export function connectionFileText(credentials: DesktopCredentials): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-interface Child {
+export interface Child {
   process: ChildProcess;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   stderr: () => string;
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, extraFds = 0): Child {
+/**
+ * Starts one of a desktop's programs. One that dies by a signal (killed after not stopping in
+ * time, or crashed) has its shared memory released once it exited (shared-memory.ts).
+ */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv, extraFds = 0): Child {
   const stdio: ('pipe' | 'ignore')[] = ['pipe', 'ignore', 'pipe'];
   for (let i = 0; i < extraFds; i += 1) stdio.push('pipe');
   const child = spawn(command, args, { env, stdio });
@@ -210,7 +215,11 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv, extraFds =
   child.stdin?.on('error', () => undefined);
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('error', () => resolve({ code: 127, signal: null }));
-    child.once('exit', (code, signal) => resolve({ code, signal }));
+    child.once('exit', (code, signal) => {
+      if (signal === null || child.pid === undefined) return resolve({ code, signal });
+      // Answered once released: a stop that waits for it leaves nothing behind.
+      void releaseSegmentsOf(child.pid).finally(() => resolve({ code, signal }));
+    });
   });
   return { process: child, exited, stderr: () => stderr };
 }

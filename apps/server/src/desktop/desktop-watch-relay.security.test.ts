@@ -113,7 +113,7 @@ describe.skipIf(skip !== undefined)(
           30_000,
         ).catch(() => undefined);
       await rig?.stop();
-      host?.stop();
+      await host?.stop();
     });
 
     it('a watcher on another instance sees the picture and cannot type', async () => {

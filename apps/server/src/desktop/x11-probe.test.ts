@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../test/agent-process.js';
+import { killLeavingNothing } from '../test/desktop-rig.js';
 import { VNC_NO_CLIPBOARD_ARGS, findProgram } from './desktop-session.js';
 import { countTopLevelWindows, hasSelectionWindow } from './x11-probe.js';
 
@@ -31,8 +32,8 @@ describe.skipIf(skip)('the X display probe', () => {
     );
   });
 
-  afterAll(() => {
-    for (const child of children) child.kill('SIGKILL');
+  afterAll(async () => {
+    await Promise.all(children.map(killLeavingNothing));
     fs.rmSync(dir, { recursive: true, force: true });
   });
 

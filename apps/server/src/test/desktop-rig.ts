@@ -5,6 +5,21 @@ import { WebSocket } from 'ws';
 import { type AgentProcess, eventually, startAgent } from './agent-process.js';
 import { type TestServer, startTestServer } from './harness.js';
 import { findProgram } from '../desktop/desktop-session.js';
+import { releaseSegmentsOf } from '../desktop/shared-memory.js';
+
+/**
+ * Kills a test's X program with SIGKILL and, once it exited, releases the MIT-SHM segments it can
+ * no longer free (x11vnc and freerdp-shadow keep 27 or so each; left behind, a few hundred test
+ * runs fill the kernel's table and no x11vnc starts on the machine).
+ */
+export async function killLeavingNothing(child: ChildProcess): Promise<void> {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+  }
+  if (child.pid !== undefined) await releaseSegmentsOf(child.pid);
+}
 
 /** The programs the desktop tests run (all real; CI installs them with .ci/run). */
 export const DESKTOP_TEST_PROGRAMS = [
@@ -38,7 +53,8 @@ export interface RdpHost {
   port: number;
   /** The host's pointer position (xdotool getmouselocation). */
   pointer(): { x: number; y: number };
-  stop(): void;
+  /** Kills its programs, and releases the shared memory they can no longer free themselves. */
+  stop(): Promise<void>;
 }
 
 export async function startRdpHost(options: {
@@ -129,8 +145,8 @@ export async function startRdpHost(options: {
       const out = execFileSync('xdotool', ['getmouselocation'], { env }).toString();
       return { x: Number(/x:(\d+)/.exec(out)?.[1]), y: Number(/y:(\d+)/.exec(out)?.[1]) };
     },
-    stop() {
-      for (const child of children.reverse()) child.kill('SIGKILL');
+    async stop() {
+      await Promise.all(children.reverse().map(killLeavingNothing));
     },
   };
 }
@@ -504,7 +520,7 @@ export async function startDesktopRig(options: {
     async stop() {
       agent.child.kill('SIGKILL');
       await server.stop();
-      host.stop();
+      await host.stop();
     },
   };
 }
