@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { CastEvent } from '@gatehouse/contracts';
+import { JSON_ESCAPE_WASM } from './json-escape.js';
 
 /**
  * The recorder's heavy half, on its own thread: UTF-8 decoding, JSON encoding, the hash chain and
@@ -61,12 +62,29 @@ const DIRECT_MIN = 64 * 1024;
 const O_DIRECT = fs.constants.O_DIRECT;
 const directWanted = O_DIRECT !== undefined && process.env.GATEHOUSE_RECORDER_BUFFERED !== '1';
 
+// The JSON escaper of ASCII output (json-escape.wat, WebAssembly with SIMD): JSON.stringify's bytes
+// at a twelfth of its cost. Each region runs its own instance on the region's memory; where it
+// cannot be made (no WebAssembly SIMD), JSON.stringify does it all.
+const escaper = (() => {
+  try {
+    return new WebAssembly.Module(Buffer.from('${JSON_ESCAPE_WASM}', 'base64'));
+  } catch {
+    return undefined;
+  }
+})();
+
 function region() {
   try {
     const memory = new WebAssembly.Memory({ initial: 16 });
-    return { memory, buffer: Buffer.from(memory.buffer) };
+    let escape;
+    try {
+      escape = escaper && new WebAssembly.Instance(escaper, { env: { memory } }).exports.escape;
+    } catch {
+      escape = undefined;
+    }
+    return { memory, buffer: Buffer.from(memory.buffer), escape };
   } catch {
-    return { memory: undefined, buffer: Buffer.alloc(0) };
+    return { memory: undefined, buffer: Buffer.alloc(0), escape: undefined };
   }
 }
 const regions = [region(), region()];
@@ -157,44 +175,55 @@ function compact(bytes, json, text, whole) {
   return json.length > 2 * bytes.length || text.includes('\uFFFD');
 }
 
-// A chunk's lines, gathered as strings and written once into one buffer of the chunk's size: each
-// string goes straight into it (latin1 for ASCII, UTF-8 otherwise), with no buffer of its own per
-// line, no joined string to flatten and no concatenation: the thread's garbage collection fell from
-// 118 to 73 ms per 768 MiB; its CPU per MiB moved within the noise (docs/benchmarks.md, 2026-11-28).
+// A chunk's lines, written straight into the current one of the thread's two aligned regions, which
+// holds the worst case before the first line (every byte escaped as \u00xx): no string per line, no
+// buffer per line, no joined string. The region is grown when a chunk needs more and reused by the
+// chunk after next, once this chunk's write is done (see take()); nothing else keeps it. A fresh
+// buffer per chunk was fresh memory per chunk, each page of it faulted in by the kernel. Lines
+// start after head bytes, left for the file's last block (store()).
 class Lines {
-  constructor() {
-    this.parts = [];
-    this.size = 0;
+  constructor(head, room) {
+    ensure(head + room);
+    this.buffer = scratch.buffer;
+    this.head = head;
+    this.at = head;
   }
-  add(text, ascii) {
-    this.parts.push(text, ascii);
-    this.size += ascii ? text.length : Buffer.byteLength(text);
+  latin1(text) {
+    this.at += this.buffer.latin1Write(text, this.at);
   }
   event(t, kind, json, ascii) {
-    this.add('[' + t + ',"' + kind + '",', true);
-    this.add(json, ascii);
-    this.add(']\n', true);
+    this.latin1('[' + t + ',"' + kind + '",');
+    this.at += ascii ? this.buffer.latin1Write(json, this.at) : this.buffer.utf8Write(json, this.at);
+    this.latin1(']\n');
   }
-  // Into the current one of the thread's two aligned regions, grown when a chunk needs more and
-  // reused by the chunk after next, once this chunk's write is done (see take()); nothing else keeps
-  // them. A fresh buffer per chunk was fresh memory per chunk, each page of it faulted in by the
-  // kernel. They start after head bytes, left for the file's last block (store()).
-  bytes(head) {
-    ensure(head + this.size + ALIGN);
-    const out = scratch.buffer.subarray(head, head + this.size);
-    let at = 0;
-    for (let i = 0; i < this.parts.length; i += 2) {
-      at += this.parts[i + 1] ? out.latin1Write(this.parts[i], at) : out.utf8Write(this.parts[i], at);
-    }
-    return out;
+  get size() {
+    return this.at - this.head;
   }
+  bytes() {
+    return this.buffer.subarray(this.head, this.at);
+  }
+}
+
+// Room for a chunk's lines at worst: six bytes per byte (\u00xx), a line's time and brackets per
+// piece (a decoder's held bytes included), a marker's text six bytes per unit, and a block for
+// store()'s padding.
+function roomFor(m) {
+  let room = 6 * m.length + 128 * (m.index.length + Math.ceil(m.length / PIECE) + 2) + ALIGN;
+  for (const [, kind, , text] of m.index) if (kind === 'r' || kind === 'm') room += 6 * text.length;
+  return room;
 }
 
 function chunk(m) {
   const r = recordings.get(m.rid);
   if (!r) throw new Error('the recording is not open');
   const data = Buffer.from(m.data, 0, m.length);
-  const lines = new Lines();
+  const room = roomFor(m);
+  // ASCII output is escaped from a copy of the chunk in the region, past the lines' room.
+  const escape = scratch.escape;
+  const input = r.tail.length + room;
+  if (escape) ensure(input + m.length);
+  const lines = new Lines(r.tail.length, room);
+  if (escape) lines.buffer.set(data, input);
   const events = [];
   let at = 0;
   const add = (t, kind, text, ascii) => {
@@ -208,11 +237,27 @@ function chunk(m) {
       continue;
     }
     const event = data.subarray(at, at + length);
+    const base = at;
     at += length;
     // In pieces of at most PIECE bytes, each its own line at the event's time (see PIECE).
     for (let from = 0; from < event.length; from += PIECE) {
       const bytes = event.subarray(from, from + PIECE);
       const before = r.decoders[kind].lastNeed === 0;
+      if (kind === 'o' && escape && before && isAscii(bytes)) {
+        const line = lines.at;
+        lines.latin1('[' + t + ',"o","');
+        const end = escape(input + base + from, bytes.length, lines.at);
+        // As compact() decides: base64 when the JSON string (with its quotes) is over twice the bytes.
+        if (bytes.length >= 16 && end - lines.at + 2 > 2 * bytes.length) {
+          lines.at = line;
+          lines.event(t, 'b', '"' + bytes.toString('base64') + '"', true);
+        } else {
+          lines.at = end;
+          lines.latin1('"]\n');
+        }
+        if (m.watched) events.push([t, 'o', bytes.toString('latin1')]);
+        continue;
+      }
       const [decoded, ascii] = decode(r, kind, bytes);
       if (!decoded) continue;
       if (kind !== 'o') {
@@ -235,7 +280,7 @@ function chunk(m) {
   let write = async () => false;
   let chainLine;
   if (lines.size > 0) {
-    const bytes = lines.bytes(r.tail.length);
+    const bytes = lines.bytes();
     r.seq += 1;
     r.chain = createHash('sha256').update(r.chain, 'hex').update(bytes).digest('hex');
     if (m.watched) parentPort.postMessage({ op: 'sealed', rid: m.rid, seq: r.seq, events });

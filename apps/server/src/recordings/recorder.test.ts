@@ -74,6 +74,40 @@ describe('Recorder', () => {
     expect(new Set(events.map((e) => e[0])).size).toBeLessThan(events.length / 4);
   });
 
+  it('writes every output line as JSON.stringify would, whatever the bytes: text, controls, quotes, NULs, split characters', async () => {
+    // Issue 19: ASCII output is escaped by WebAssembly (json-escape.wat), everything else by
+    // JSON.stringify; the file must not tell which did it.
+    const file = path.join(dir, 'exact.cast');
+    const recorder = await Recorder.create(file, crypto.randomUUID(), { width: 80, height: 24 });
+    // Every ASCII byte among letters, sparse enough to stay text (not base64), and densely.
+    const sparse = Buffer.from(Array.from({ length: 128 * 8 * 20 }, (_, i) => (i % 8 ? 0x61 : (i / 8) % 128)));
+    const dense = Buffer.from(Array.from({ length: 128 * 40 }, (_, i) => (i * 7) % 128));
+    const parts = [
+      Buffer.from('plain "quoted" \\ back\tslash\r\n'.repeat(2_000)),
+      Buffer.from('\u001b[1;31mred\u001b[0m \u0007bell\u007f\r\n'.repeat(2_000)),
+      sparse,
+      dense,
+      Buffer.alloc(40_000), // NULs: stored as base64
+      Buffer.from('\u001b[1;31mred\u001b[0m été 日本 \r\n'.repeat(1_500)),
+      Buffer.from([0xe6, 0x97]), // a character split across chunks
+      Buffer.from([0xa5, 0x41, 0x42]),
+      Buffer.from('x'.repeat(70_000) + '\n'),
+    ];
+    for (const part of parts) {
+      recorder.output(part);
+      await recorder.flush();
+    }
+    await recorder.finish();
+    const lines = (await fs.readFile(file, 'utf8')).split('\n').slice(1, -1);
+    for (const line of lines) expect(JSON.stringify(JSON.parse(line))).toBe(line);
+    const events = lines.map((line) => JSON.parse(line) as [number, string, string]);
+    const out = Buffer.concat(
+      events.map((e) => (e[1] === CAST_BYTES ? Buffer.from(e[2], 'base64') : Buffer.from(e[2], 'utf8'))),
+    );
+    expect(out.equals(Buffer.concat(parts))).toBe(true);
+    expect(events.some((e) => e[1] === CAST_BYTES)).toBe(true);
+  });
+
   it('keeps every byte of a flood, in fewer events than packets, under a chain that verifies', async () => {
     const id = crypto.randomUUID();
     const file = path.join(dir, 'flood.cast');
