@@ -5,6 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import { segmentsCreatedBy } from '../apps/server/dist/desktop/shared-memory.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -21,6 +22,7 @@ export async function freePort() {
 /** Ends a child and everything in its process group (SIGKILL). */
 export function killGroup(child) {
   if (!child?.pid) return;
+  const members = groupMembers(child.pid);
   try {
     process.kill(-child.pid, 'SIGKILL');
   } catch {
@@ -30,6 +32,35 @@ export function killGroup(child) {
       // gone
     }
   }
+  // What they shared with an X server (MIT-SHM) they can no longer free: marked for removal, it
+  // goes once detached (apps/server/src/desktop/shared-memory.ts says why it matters).
+  const segments = members.flatMap((pid) => segmentsCreatedBy(pid));
+  if (segments.length === 0) return;
+  try {
+    execFileSync(
+      'ipcrm',
+      segments.flatMap((id) => ['-m', String(id)]),
+      { stdio: 'ignore' },
+    );
+  } catch {
+    // ipcrm missing, or a segment already gone
+  }
+}
+
+/** The processes of process group `group` (Linux's /proc; the field after the command's ')' is the state). */
+function groupMembers(group) {
+  const members = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(fields[2]) === group) members.push(Number(entry));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return members;
 }
 
 /** Starts a program in its own process group (stdio ignored unless given). */
