@@ -5,7 +5,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
-import { segmentsCreatedBy } from '../apps/server/dist/desktop/shared-memory.js';
+import { releaseSegmentsOf } from '../apps/server/dist/desktop/shared-memory.js';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -34,17 +34,7 @@ export function killGroup(child) {
   }
   // What they shared with an X server (MIT-SHM) they can no longer free: marked for removal, it
   // goes once detached (apps/server/src/desktop/shared-memory.ts says why it matters).
-  const segments = members.flatMap((pid) => segmentsCreatedBy(pid));
-  if (segments.length === 0) return;
-  try {
-    execFileSync(
-      'ipcrm',
-      segments.flatMap((id) => ['-m', String(id)]),
-      { stdio: 'ignore' },
-    );
-  } catch {
-    // ipcrm missing, or a segment already gone
-  }
+  releaseSegmentsOf(...members);
 }
 
 /** The processes of process group `group` (Linux's /proc; the field after the command's ')' is the state). */

@@ -216,9 +216,9 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv, ext
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
     child.once('error', () => resolve({ code: 127, signal: null }));
     child.once('exit', (code, signal) => {
-      if (signal === null || child.pid === undefined) return resolve({ code, signal });
-      // Answered once released: a stop that waits for it leaves nothing behind.
-      void releaseSegmentsOf(child.pid).finally(() => resolve({ code, signal }));
+      // Released before it is answered: a stop that waits for it leaves nothing behind.
+      if (signal !== null && child.pid !== undefined) releaseSegmentsOf(child.pid);
+      resolve({ code, signal });
     });
   });
   return { process: child, exited, stderr: () => stderr };

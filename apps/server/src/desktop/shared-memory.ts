@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
 /** Linux's table of System V shared memory segments, one per line under a header of field names. */
@@ -28,21 +28,25 @@ export function segmentsCreatedBy(pid: number, table = SEGMENTS_TABLE): number[]
 }
 
 /**
- * Marks for removal the segments a process that died by a signal left behind (x11vnc and FreeRDP
- * share their pictures with the X server through MIT-SHM, and free them only in their own exit
- * path). A segment still attached, to the X server say, goes once it is detached. Without this each
- * x11vnc killed with SIGKILL keeps 27 segments for good, and at the kernel's limit (4,096 by
- * default, kernel.shmmni) no x11vnc starts: "shmget: No space left on device". Answers the ids.
+ * Marks for removal the segments that processes which died by a signal left behind (x11vnc and
+ * FreeRDP share their pictures with the X server through MIT-SHM, and free them only in their own
+ * exit path). A segment still attached, to the X server say, goes once it is detached. Without this
+ * each x11vnc killed with SIGKILL keeps 27 segments for good, and at the kernel's limit (4,096 by
+ * default, kernel.shmmni) no x11vnc starts: "shmget: No space left on device". Synchronous (one
+ * short ipcrm, and only when there is something to release), so a caller that is about to exit
+ * leaves nothing behind. Answers the ids.
  */
-export async function releaseSegmentsOf(pid: number): Promise<number[]> {
-  const ids = segmentsCreatedBy(pid);
+export function releaseSegmentsOf(...pids: number[]): number[] {
+  const ids = pids.flatMap((pid) => segmentsCreatedBy(pid));
   if (ids.length === 0) return [];
-  await new Promise<void>((resolve) =>
-    execFile(
+  try {
+    execFileSync(
       'ipcrm',
       ids.flatMap((segment) => ['-m', String(segment)]),
-      () => resolve(),
-    ),
-  );
+      { stdio: 'ignore' },
+    );
+  } catch {
+    // ipcrm missing, or a segment gone meanwhile: the others were still marked
+  }
   return ids;
 }

@@ -18,7 +18,7 @@ export async function killLeavingNothing(child: ChildProcess): Promise<void> {
     child.kill('SIGKILL');
     await exited;
   }
-  if (child.pid !== undefined) await releaseSegmentsOf(child.pid);
+  if (child.pid !== undefined) releaseSegmentsOf(child.pid);
 }
 
 /** The programs the desktop tests run (all real; CI installs them with .ci/run). */
