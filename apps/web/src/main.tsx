@@ -9,7 +9,7 @@ import { type ReactNode, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { createQueryClient } from './app/providers/query-client';
-import { preloadRoute } from './app/router/preload-route';
+import { preloadRoute, within } from './app/router/preload-route';
 import { captureInitialPath } from './app/router/initial-path';
 import { loadThemeSettings } from './app/theme/theme-storage';
 import { MockDataBanner } from './components/mock-data-banner';
@@ -21,7 +21,7 @@ import { retireMockWorker } from './mock/worker';
 captureInitialPath();
 // The screen opened (its chunk, its first call) starts loading now, beside the language and the first render.
 const queryClient = createQueryClient();
-if (!isMockDataOn()) preloadRoute(window.location.hash, queryClient);
+const routeReady = isMockDataOn() ? undefined : preloadRoute(window.location.hash, queryClient);
 
 /**
  * With the local flag useMockData on (spec §2.5, §9), starts the mock API before the first call
@@ -49,8 +49,11 @@ const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 // A layout set to right to left whatever the language: its mirroring styles before the first paint.
 const rtlReady = loadThemeSettings().rtl ? loadRtlCache().catch(() => undefined) : undefined;
-// After the stored language's messages arrive (English needs no wait), so the first paint is in it.
-void Promise.all([i18nReady, startMockData().catch(() => null), rtlReady]).then(([, mockMark]) =>
+// After the stored language's messages arrive (English needs no wait), so the first paint is in it;
+// and, for up to 400 ms, the opened screen's code, so the layout and the screen come in one render
+// (no loading indicator, no second pass: lib/lazy-page.ts). A slower chunk leaves the layout first.
+const screenReady = routeReady ? within(routeReady, 400) : undefined;
+void Promise.all([i18nReady, startMockData().catch(() => null), rtlReady, screenReady]).then(([, mockMark]) =>
   createRoot(root).render(
     <StrictMode>
       <App queryClient={queryClient} />

@@ -25,9 +25,10 @@ export interface FeatureRoute {
   /**
    * When the console opens on this route, starts what the screen waits for first (its chunk, its
    * first call) as soon as the console's own script runs, alongside everything else it loads,
-   * instead of after the layout has rendered (app/router/preload-route.ts; issue 19).
+   * instead of after the layout has rendered (app/router/preload-route.ts; issue 19). Answers the
+   * screen's chunk as it loads (a PageLoader's), so the first render can wait a moment for it.
    */
-  preload?: (context: RoutePreloadContext) => void;
+  preload?: (context: RoutePreloadContext) => Promise<unknown>;
 }
 
 /** What a route's preload gets: the console's query cache and the query of the opened URL. */

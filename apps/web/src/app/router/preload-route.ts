@@ -8,9 +8,10 @@ import { FEATURES } from '../features';
  * Calls the preload of the route the console opens on (`#/recordings?time=…`), before the first
  * render, when the route has one and the stored session may open it (the route guard's rule: a
  * signed-out visitor or one without the permissions is sent elsewhere, so nothing is fetched).
- * Answers whether a preload ran.
+ * Answers undefined when no preload ran, else a promise that settles (never rejects: the route
+ * reports a chunk that fails) once the screen's code has loaded.
  */
-export function preloadRoute(hash: string, client: QueryClient): boolean {
+export function preloadRoute(hash: string, client: QueryClient): Promise<void> | undefined {
   const location = hash.replace(/^#/, '') || '/';
   const at = location.indexOf('?');
   const pathname = at < 0 ? location : location.slice(0, at);
@@ -19,10 +20,24 @@ export function preloadRoute(hash: string, client: QueryClient): boolean {
   for (const feature of FEATURES)
     for (const route of feature.routes) {
       if (!matchPath({ path: `/${route.path}`, end: true }, pathname)) continue;
-      if (!route.preload) return false;
-      if (route.access === 'protected' && (!user || !hasPermission(user, route.permissions))) return false;
-      route.preload({ client, search });
-      return true;
+      if (!route.preload) return undefined;
+      if (route.access === 'protected' && (!user || !hasPermission(user, route.permissions))) return undefined;
+      return route.preload({ client, search }).then(
+        () => undefined,
+        () => undefined,
+      );
     }
-  return false;
+  return undefined;
+}
+
+/** Settles when promise does or after ms, whichever comes first. */
+export function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    promise.then(done, done);
+  });
 }
