@@ -1,6 +1,6 @@
 import type { ResponseOf, Routes } from '@gatehouse/contracts';
 import type { TFunction } from 'i18next';
-import { formatBytes, intlLocale } from '../lib/format';
+import { formatBytes, formatCount } from '../lib/format';
 
 type Integrity = ResponseOf<Routes['verifyRecording']>;
 
@@ -15,7 +15,7 @@ export function integrityDetail(
   language: string,
 ): string {
   return t(`integrityDetail.${result.status}`, {
-    chunks: new Intl.NumberFormat(intlLocale(language)).format(result.chunks),
+    chunks: formatCount(result.chunks, language),
     size: formatBytes(result.checked_bytes, t, language),
   });
 }

@@ -1,7 +1,15 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { loadDateLocale, setDateLocale, formatDateTime } from './dates';
-import { formatBytes, formatClock, formatCount, formatDuration } from './format';
+import {
+  dateTimeFormat,
+  formatBytes,
+  formatClock,
+  formatCount,
+  formatDuration,
+  listFormat,
+  numberFormat,
+} from './format';
 
 const DAY = 86_400_000;
 const t = i18next.createInstance();
@@ -109,5 +117,19 @@ describe('Arabic shows Latin digits everywhere (docs/ARCHITECTURE.md, Digits)', 
     } finally {
       setDateLocale('en');
     }
+  });
+});
+
+describe('Intl formatters', () => {
+  it('are made once per language and options, and differ where the options do', () => {
+    expect(numberFormat('en')).toBe(numberFormat('en'));
+    expect(numberFormat('en', { maximumFractionDigits: 1 })).toBe(numberFormat('en', { maximumFractionDigits: 1 }));
+    expect(numberFormat('en', { maximumFractionDigits: 1 })).not.toBe(numberFormat('en'));
+    expect(numberFormat('ar')).not.toBe(numberFormat('en'));
+    expect(listFormat('en', { type: 'unit' })).toBe(listFormat('en', { type: 'unit' }));
+    expect(dateTimeFormat('en', { month: 'short' })).toBe(dateTimeFormat('en', { month: 'short' }));
+    // Each keeps the console's locale: Latin digits in Arabic too.
+    expect(numberFormat('ar').format(12345)).toMatch(/^12[^0-9]?345$/);
+    expect(numberFormat('ar').resolvedOptions().numberingSystem).toBe('latn');
   });
 });

@@ -4,7 +4,7 @@ import type { ChipProps } from '@mui/material/Chip';
 import Tooltip from '@mui/material/Tooltip';
 import { useTranslation } from 'react-i18next';
 import type { NavCountKey, NavigationCounts } from '../../../lib/feature';
-import { intlLocale } from '../../../lib/format';
+import { formatCount } from '../../../lib/format';
 
 /** The chip colour of a count: live and unhealthy counts stand out, health shows its state. */
 function chipColor(key: NavCountKey, value: number | string): ChipProps['color'] {
@@ -40,7 +40,7 @@ export function NavCounts({
   });
   if (present.length === 0) return null;
   const label = (key: NavCountKey, value: number | string) =>
-    typeof value === 'number' ? new Intl.NumberFormat(intlLocale(i18n.language)).format(value) : t(`health.${value}`);
+    typeof value === 'number' ? formatCount(value, i18n.language) : t(`health.${value}`);
   const description = present.map(({ key, value }) => `${t(`navCounts.${key}`)}: ${label(key, value)}`).join(', ');
   const hidden = (
     <span id={id} hidden>

@@ -1,12 +1,10 @@
 import dayjs from 'dayjs';
 import { parseServerTime } from '../../../lib/dates';
 import type { BucketUnit } from './ranges';
-import { intlLocale } from '../../../lib/format';
+import { dateTimeFormat } from '../../../lib/format';
 
-/** A count in the console language's grouping, Latin digits (lib/format's intlLocale). */
-export function formatCount(value: number, language: string): string {
-  return new Intl.NumberFormat(intlLocale(language)).format(value);
-}
+/** A count in the console language's grouping, Latin digits (lib/format's). */
+export { formatCount } from '../../../lib/format';
 
 /**
  * A bucket's start as an axis tick: the local hour ("15:00", "3 PM") or the short day ("5 Apr",
@@ -20,7 +18,7 @@ export function formatBucketTick(start: string, unit: BucketUnit, language: stri
       : withYear
         ? { day: 'numeric', month: 'short', year: '2-digit' }
         : { day: 'numeric', month: 'short' };
-  return new Intl.DateTimeFormat(intlLocale(language), options).format(date);
+  return dateTimeFormat(language, options).format(date);
 }
 
 /**

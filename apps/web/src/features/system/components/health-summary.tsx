@@ -12,7 +12,7 @@ import type { Pod } from '../api/list-pods';
 import type { HealthSummary as Summary } from '../model/health';
 import { healthSummary } from '../model/health';
 import { componentTitle } from './component-names';
-import { intlLocale } from '../../../lib/format';
+import { formatCount, listFormat } from '../../../lib/format';
 
 const LOOK = {
   Healthy: { color: 'success', icon: CheckCircleOutlined },
@@ -29,8 +29,8 @@ export function HealthSummaryBanner({ pods, updatedAt }: { pods: readonly Pod[] 
   if (!pods) return <Skeleton variant="rounded" height={88} sx={{ mb: 3 }} />;
   const { summary, unhealthy } = healthSummary(pods);
   const { color, icon: Icon } = LOOK[summary];
-  const number = (value: number) => new Intl.NumberFormat(intlLocale(i18n.language)).format(value);
-  const names = new Intl.ListFormat(intlLocale(i18n.language), { type: 'conjunction' }).format(
+  const number = (value: number) => formatCount(value, i18n.language);
+  const names = listFormat(i18n.language, { type: 'conjunction' }).format(
     pods.filter((pod) => pod.status !== 'Running').map((pod) => componentTitle(pod.name, t)),
   );
   return (

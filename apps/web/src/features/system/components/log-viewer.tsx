@@ -16,7 +16,7 @@ import { filterLogLines, logFileName, logFileText, parseLogLines, plainLogText }
 import { componentTitle } from './component-names';
 import { LogLineRow, lineTime } from './log-line-row';
 import { LogToolbar } from './log-toolbar';
-import { intlLocale } from '../../../lib/format';
+import { formatCount } from '../../../lib/format';
 
 /** Scrolled within this many pixels of the end counts as at the end (follow stays on). */
 const AT_END_PX = 24;
@@ -39,7 +39,7 @@ function saveFile(name: string, text: string) {
  */
 export function LogViewer({ name }: { name: string }) {
   const { t, i18n } = useTranslation();
-  const number = (value: number) => new Intl.NumberFormat(intlLocale(i18n.language)).format(value);
+  const number = (value: number) => formatCount(value, i18n.language);
   const snackbar = useSnackbar();
   const [follow, setFollow] = useState(true);
   const [search, setSearch] = useState('');
