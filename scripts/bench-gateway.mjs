@@ -10,6 +10,7 @@
 // add-on: `node --import ./scripts/ssh2-without-native.mjs scripts/bench-gateway.mjs`.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
@@ -183,6 +184,8 @@ try {
     // "Fresh memory"). MemFree before and after says which.
     const threadsPerMib = { recorded: [], unrecorded: [] };
     const memFreeAtStart = memFreeMib();
+    // How the gateway's thread fared while each recorded copy's recording was finished and indexed.
+    const afterRecorded = [];
     const measured = async (mode) => {
       server.services.recordings.recordTerminal = mode === 'recorded';
       const before = process.cpuUsage();
@@ -218,7 +221,19 @@ try {
       // read, its text written to the database). Before 2026-11-26 the unrecorded run started at
       // once and shared the process with that work, which is why "without recording" measured
       // slower than "with" in every round. Each run now starts once the previous one's work is done.
+      // The event loop's delay meanwhile: on the embedded database the index's statements run on
+      // this thread, and every other session's keystrokes wait behind each one.
+      const delay = monitorEventLoopDelay({ resolution: 1 });
+      delay.enable();
+      const settling = performance.now();
       await settle();
+      delay.disable();
+      if (mode === 'recorded')
+        afterRecorded.push({
+          s: (performance.now() - settling) / 1000,
+          p99: delay.percentile(99) / 1e6,
+          max: delay.max / 1e6,
+        });
       return r;
     };
     // The machine's CPU per MiB on each path (every process: clients, sshd, gateway, agent): on two
@@ -314,6 +329,11 @@ try {
     );
     console.log(
       `machine CPU per MiB (medians): direct ${median(machinePerMib.direct).toFixed(2)} ms   ssh -J ${median(machinePerMib.jump).toFixed(2)} ms   gateway without recording ${median(machinePerMib.unrecorded).toFixed(2)} ms   with recording ${median(machinePerMib.recorded).toFixed(2)} ms`,
+    );
+    console.log(
+      `after each recorded copy, while its recording is finished and its text indexed (${server.services.database.kind}): ${afterRecorded
+        .map((a) => `${a.s.toFixed(1)} s, event loop delay p99 ${a.p99.toFixed(1)} ms max ${a.max.toFixed(1)} ms`)
+        .join('; ')}`,
     );
     // The recorder alone on the same text: CPU of the whole process, and the share of its own thread.
     const rec = await Recorder.create(path.join(tmp, 'alone.cast'), crypto.randomUUID(), { width: 80, height: 24 });

@@ -8,10 +8,28 @@ import type { TextEntry, TextKind } from './text-extract.js';
 export const STALE_CLAIM_SECONDS = 30 * 60;
 /**
  * Rows per INSERT while storing a recording's text. Each row feeds the trigram index about one entry
- * per character, which is slow for text such as base64 (every trigram new): 500 lines of it take a
- * few tens of milliseconds on a quiet machine, so no statement holds the embedded database long.
+ * per character, so a statement's time follows its text: 500 lines of base64 (every trigram new)
+ * take a few tens of milliseconds. On PostgreSQL a statement does not hold the server's thread, and
+ * 500 rows a statement keeps the round trips few.
  */
 const BATCH = 500;
+/**
+ * The embedded database runs each statement on the server's own thread, holding every session's
+ * relay until it returns: after a bulk copy, its 4 MiB of capped text in batches of 500 took about
+ * 28 ms a statement, a 28 ms stall of every keystroke through the gateway every ~56 ms for 4 s
+ * (docs/benchmarks.md, "Indexing after a bulk copy"). There the batch is sized from the last
+ * statement's time so that one takes about this long.
+ */
+export const EMBEDDED_STATEMENT_MS = 4;
+const EMBEDDED_FIRST_BATCH = 50;
+const EMBEDDED_MIN_BATCH = 5;
+
+/** Rows for the next INSERT on the embedded database, from the last one's rows and time. */
+export function nextEmbeddedBatch(rows: number, ms: number): number {
+  const scaled = Math.floor((rows * EMBEDDED_STATEMENT_MS) / Math.max(ms, 0.05));
+  // Grows at most fourfold a step, so one fast statement of short lines cannot make the next huge.
+  return Math.max(EMBEDDED_MIN_BATCH, Math.min(BATCH, rows * 4, scaled));
+}
 
 /**
  * Between two batches: gives the event loop a turn, then waits as long as the batch took (at most a
@@ -129,11 +147,16 @@ export class RecordingTextRepository {
     );
     if (fresh.length === 0) return false;
     await this.database.query(`DELETE FROM recording_text WHERE recording_id = $1 AND ${held}`, [id, by]);
+    const embedded = this.database.kind === 'pglite';
     let lastMs = 0;
-    for (let at = 0; at < entries.length; at += BATCH) {
-      if (at > 0) await pace(lastMs);
+    let batch = embedded ? EMBEDDED_FIRST_BATCH : BATCH;
+    for (let at = 0; at < entries.length; at += batch) {
+      if (at > 0) {
+        await pace(lastMs);
+        if (embedded) batch = nextEmbeddedBatch(batch, lastMs);
+      }
       const started = performance.now();
-      const part = entries.slice(at, at + BATCH);
+      const part = entries.slice(at, at + batch);
       const [written] = await this.database.query<{ n: number }>(
         `WITH written AS (
            INSERT INTO recording_text (recording_id, seq, t, kind, text)

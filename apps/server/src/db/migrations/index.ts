@@ -25,6 +25,7 @@ import { sql as rdpClipboard } from './0026-rdp-clipboard.js';
 import { sql as recordingStarts } from './0027-recording-starts.js';
 import { sql as auditScreen } from './0028-audit-screen.js';
 import { sql as twoFactor } from './0029-two-factor.js';
+import { sql as textIndexPending } from './0030-text-index-pending.js';
 
 /** Every migration, in order. Append only: a landed migration is never edited. */
 export const migrations: readonly { id: string; sql: string }[] = [
@@ -55,4 +56,5 @@ export const migrations: readonly { id: string; sql: string }[] = [
   { id: '0027-recording-starts', sql: recordingStarts },
   { id: '0028-audit-screen', sql: auditScreen },
   { id: '0029-two-factor', sql: twoFactor },
+  { id: '0030-text-index-pending', sql: textIndexPending },
 ];

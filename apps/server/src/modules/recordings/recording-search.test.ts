@@ -272,6 +272,13 @@ describe.each(DATABASES)('search across recordings on %s', (kind) => {
     expect(plan.map((r) => Object.values(r)[0]).join('\n')).toContain('recording_text_trgm_idx');
   });
 
+  it('keeps the trigram index’s pending list at 256 kB, so no insert merges 4 MB of it at once', async () => {
+    const [row] = await server.services.database.query<{ reloptions: string[] | null }>(
+      `SELECT reloptions FROM pg_class WHERE oid = to_regclass('recording_text_trgm_idx')`,
+    );
+    expect(row?.reloptions).toContain('gin_pending_list_limit=256');
+  });
+
   it('caps the text indexed per recording and says so, reading the file in bounded memory', async () => {
     const web = await enrolHost(server, admin, 'big-01');
     const line = `${'y'.repeat(1000)}\r\n`;
