@@ -7,6 +7,7 @@ import {
   type AgentToServer,
   type HostConfig,
   type RecordVideo,
+  STREAM_WINDOW_OFFERED,
   ServerToAgent,
 } from '@gatehouse/contracts';
 import {
@@ -139,6 +140,7 @@ export class AgentConnection {
           this.streams.delete(stream);
           if (ws.readyState === WebSocket.OPEN) send({ t: 'close', stream });
         },
+        streamsOpen: () => this.streams.size,
       };
       // Every stream's small frames share this socket: Nagle off (ws does it too; see noDelay).
       ws.on('upgrade', (res) => {
@@ -221,7 +223,7 @@ export class AgentConnection {
         send({ t: 'config-applied', config: parsed.config });
         break;
       case 'open': {
-        const { stream, port } = parsed;
+        const { stream, port, window } = parsed;
         const opened = (mux: MuxStream, socket: net.Socket) => {
           this.streams.set(stream, mux);
           if (socket.localPort !== undefined && socket.remotePort !== undefined) {
@@ -229,8 +231,8 @@ export class AgentConnection {
           }
           mux.once('close', () => this.locals.delete(stream));
         };
-        void openLocal(stream, port, this.whitelist, link, this.log, opened).then((reason) =>
-          send(reason ? { t: 'refused', stream, reason } : { t: 'opened', stream }),
+        void openLocal(stream, port, window, this.whitelist, link, this.log, opened).then((reason) =>
+          send(reason ? { t: 'refused', stream, reason } : { t: 'opened', stream, window: STREAM_WINDOW_OFFERED }),
         );
         break;
       }

@@ -3,12 +3,14 @@ import { MuxStream, type MuxLink, TRACING, noDelay, trace } from '@gatehouse/tun
 import type { Log } from './log.js';
 
 /**
- * Opens a tunnel stream to 127.0.0.1:port when the port is whitelisted, and pipes it both ways.
- * Answers undefined when it opened, or the reason it refused.
+ * Opens a tunnel stream to 127.0.0.1:port when the port is whitelisted, and pipes it both ways
+ * (sending with the window the server named, `window`). Answers undefined when it opened, or the
+ * reason it refused.
  */
 export function openLocal(
   stream: number,
   port: number,
+  window: number | undefined,
   whitelist: readonly number[],
   link: MuxLink,
   log: Log,
@@ -27,7 +29,7 @@ export function openLocal(
     socket.once('error', failed);
     socket.once('connect', () => {
       socket.off('error', failed);
-      const mux = new MuxStream(stream, link);
+      const mux = new MuxStream(stream, link, window);
       onOpen(mux, socket);
       // pipe() gives backpressure both ways and carries half-closes: the local service's FIN
       // ends the tunnel's writable side, and the far side's end ends the socket's.

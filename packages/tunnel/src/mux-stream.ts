@@ -1,18 +1,19 @@
 import { Duplex } from 'node:stream';
-import { STREAM_WINDOW } from '@gatehouse/contracts';
+import { STREAM_WINDOW, STREAM_WINDOW_OFFERED } from '@gatehouse/contracts';
 
 /** Largest tunnel payload in one WebSocket frame. */
 export const MAX_FRAME_BYTES = 64 * 1024;
 /**
  * Bytes a stream holds unacknowledged before the far side counts as ignoring the window: a
- * writer may overshoot STREAM_WINDOW by the chunk it was handed, so some slack is allowed.
+ * writer may overshoot its window by the chunk it was handed, so some slack is allowed.
  */
-export const RECEIVE_LIMIT = 4 * STREAM_WINDOW;
-/**
- * Taken bytes are acknowledged once this many have gathered, not per keystroke: a quarter of the
- * window, so a writer that fills the window is always answered, and typing sends no acks at all.
- */
-export const ACK_THRESHOLD = STREAM_WINDOW / 4;
+export const RECEIVE_LIMIT = 4 * STREAM_WINDOW_OFFERED;
+
+/** The window to send with toward a peer that named `named` (undefined: it named none). */
+export function sendWindow(named: number | undefined): number {
+  if (named === undefined) return STREAM_WINDOW;
+  return Math.min(Math.max(named, STREAM_WINDOW), STREAM_WINDOW_OFFERED);
+}
 
 /** How a stream reaches the other side of the WebSocket. */
 export interface MuxLink {
@@ -24,11 +25,16 @@ export interface MuxLink {
   sendEnd(stream: number): void;
   /** Tells the other side the stream is closed both ways. */
   sendClose(stream: number): void;
+  /**
+   * Streams open on this link (this one included). Both ends see the same streams, so both agree
+   * whether a stream has the link to itself; a link that does not say counts as shared.
+   */
+  streamsOpen?(): number;
 }
 
 /**
  * One tunnel stream over the shared WebSocket, as a Duplex with TCP-like half-close. Writing
- * waits while STREAM_WINDOW bytes are unacknowledged; incoming bytes are acknowledged only once
+ * waits while a window of bytes is unacknowledged; incoming bytes are acknowledged only once
  * the reader has taken them, so a slow reader slows the far writer instead of filling memory.
  */
 export class MuxStream extends Duplex {
@@ -40,12 +46,43 @@ export class MuxStream extends Duplex {
   /** Bytes pushed to the reader and taken, to be acknowledged together at the end of this loop turn. */
   private toAck = 0;
   private ackTimer: NodeJS.Immediate | undefined;
+  /** Unacknowledged bytes this side sends before it waits while the stream is alone on its link. */
+  readonly window: number;
+  /** Whether the far side named a window (it is of this version, and takes STREAM_WINDOW_OFFERED). */
+  private readonly peerNamed: boolean;
 
+  /** `peerWindow`: the window the far side named when the stream opened (undefined: none). */
   constructor(
     readonly id: number,
     private readonly link: MuxLink,
+    peerWindow?: number,
   ) {
     super({ allowHalfOpen: true });
+    this.window = sendWindow(peerWindow);
+    this.peerNamed = peerWindow !== undefined;
+  }
+
+  /** Whether this stream has its link to itself (and its far side takes the larger window). */
+  private alone(): boolean {
+    return this.peerNamed && this.link.streamsOpen?.() === 1;
+  }
+
+  /**
+   * Unacknowledged bytes this side sends before it waits now: the named window while the stream is
+   * alone on its link, else STREAM_WINDOW, so no other session's small frames queue behind more.
+   */
+  get sendLimit(): number {
+    return this.alone() ? this.window : STREAM_WINDOW;
+  }
+
+  /**
+   * Taken bytes are acknowledged once this many have gathered, not per keystroke: a quarter of the
+   * window the far side sends with now (by the same rule as sendLimit), so a writer that fills its
+   * window is always answered, and typing sends no acks at all. Never more than STREAM_WINDOW, the
+   * least any writer sends before it waits, so no writer waits for an ack that never comes.
+   */
+  get ackThreshold(): number {
+    return Math.min(STREAM_WINDOW, (this.alone() ? STREAM_WINDOW_OFFERED : STREAM_WINDOW) / 4);
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
@@ -58,7 +95,7 @@ export class MuxStream extends Duplex {
       this.link.sendData(this.id, chunk.subarray(offset, offset + MAX_FRAME_BYTES));
     }
     this.inFlight += chunk.length;
-    if (this.inFlight < STREAM_WINDOW) callback();
+    if (this.inFlight < this.sendLimit) callback();
     else this.waitingWrite = () => callback();
   }
 
@@ -99,15 +136,15 @@ export class MuxStream extends Duplex {
   }
 
   /**
-   * Acknowledges taken bytes once ACK_THRESHOLD of them have gathered, at the end of that loop turn
+   * Acknowledges taken bytes once ackThreshold of them have gathered, at the end of that loop turn
    * (issue 19: an ack is a JSON message that wakes the far side and that it parses and validates; per
-   * keystroke, two of them crossed the agent's socket). A writer waits only with STREAM_WINDOW in
+   * keystroke, two of them crossed the agent's socket). A writer waits only with its window in
    * flight, so at least that much reaches this side and is taken (acknowledged here) or held
    * (acknowledged by _read once the reader takes it): no writer waits for an ack that never comes.
    */
   private ackSoon(bytes: number): void {
     this.toAck += bytes;
-    if (this.toAck < ACK_THRESHOLD) return;
+    if (this.toAck < this.ackThreshold) return;
     this.ackTimer ??= setImmediate(() => {
       this.ackTimer = undefined;
       const taken = this.toAck;
@@ -123,7 +160,7 @@ export class MuxStream extends Duplex {
   acknowledge(bytes: number): boolean {
     const valid = bytes <= this.inFlight;
     this.inFlight = Math.max(0, this.inFlight - bytes);
-    if (this.inFlight < STREAM_WINDOW && this.waitingWrite) {
+    if (this.inFlight < this.sendLimit && this.waitingWrite) {
       const resume = this.waitingWrite;
       this.waitingWrite = undefined;
       resume();

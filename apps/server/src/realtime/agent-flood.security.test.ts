@@ -1,5 +1,12 @@
-import { AGENT_CLOSE, AGENT_CONNECT_PATH, AGENT_CREDENTIAL_HEADER, AGENT_ID_HEADER } from '@gatehouse/contracts';
-import { encodeData } from '@gatehouse/tunnel';
+import {
+  AGENT_CLOSE,
+  AGENT_CONNECT_PATH,
+  AGENT_CREDENTIAL_HEADER,
+  AGENT_ID_HEADER,
+  STREAM_WINDOW,
+  STREAM_WINDOW_OFFERED,
+} from '@gatehouse/contracts';
+import { type MuxStream, RECEIVE_LIMIT, encodeData } from '@gatehouse/tunnel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { DATABASES, type TestServer, startTestServer } from '../test/harness.js';
@@ -33,7 +40,7 @@ describe.each(DATABASES)('an agent socket that floods the server, on %s', (kind)
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}${AGENT_CONNECT_PATH}`, {
       headers: { [AGENT_ID_HEADER]: id, [AGENT_CREDENTIAL_HEADER]: credential },
     });
-    const messages: { t: string; stream?: number; port?: number }[] = [];
+    const messages: { t: string; stream?: number; port?: number; window?: number }[] = [];
     ws.on('message', (data: Buffer, binary: boolean) => {
       if (!binary) messages.push(JSON.parse(data.toString('utf8')) as { t: string });
     });
@@ -133,16 +140,22 @@ describe.each(DATABASES)('an agent socket that floods the server, on %s', (kind)
       () => agent.messages.find((m) => m.t === 'open'),
       (m) => m !== undefined,
     );
+    // The server names the window it takes; this agent answers as one of an earlier version, naming
+    // none, so the server sends to it with the old window.
+    expect(open?.window).toBe(STREAM_WINDOW_OFFERED);
     agent.ws.send(JSON.stringify({ t: 'opened', stream: open?.stream }));
     const stream = await opening;
+    expect((stream as unknown as MuxStream).window).toBe(STREAM_WINDOW);
     // Within the window: 200 KiB arrives whole and nothing closes.
     const received: Buffer[] = [];
     stream.on('data', (c: Buffer) => received.push(c));
     for (let i = 0; i < 25; i += 1) agent.ws.send(encodeData(open!.stream!, Buffer.alloc(8 * 1024, i)));
     await until(() => Buffer.concat(received).length === 200 * 1024);
-    // Now nobody reads, so nothing more is acknowledged, and the agent sends 2 MiB regardless.
+    // Now nobody reads, so nothing more is acknowledged, and the agent sends past the limit regardless.
     stream.pause();
-    for (let i = 0; i < 32; i += 1) agent.ws.send(encodeData(open!.stream!, Buffer.alloc(64 * 1024)));
+    for (let i = 0; i < RECEIVE_LIMIT / (64 * 1024) + 16; i += 1) {
+      agent.ws.send(encodeData(open!.stream!, Buffer.alloc(64 * 1024)));
+    }
     const closed = await agent.closed;
     expect(closed.code).toBe(AGENT_CLOSE.FLOODED);
     expect(closed.reason).toMatch(/past the stream window/);
@@ -151,6 +164,39 @@ describe.each(DATABASES)('an agent socket that floods the server, on %s', (kind)
       (r) => r.length > 0,
     );
     expect(rows[0]?.detail.kind).toBe('data');
+  });
+
+  it('sends no more than the window this version offers, whatever window a forged agent names, and the old one while streams share the socket', async () => {
+    const agent = await connect('window-greed');
+    await server.call('POST', `/api/agent/${agent.id}/config`, { token: admin, body: { whitelist: [22] } });
+    const opening = server.services.hub.openStream(agent.id, 22);
+    const open = await until(
+      () => agent.messages.find((m) => m.t === 'open'),
+      (m) => m !== undefined,
+    );
+    agent.ws.send(JSON.stringify({ t: 'opened', stream: open?.stream, window: 2 ** 31 }));
+    const stream = (await opening) as unknown as MuxStream;
+    expect(stream.window).toBe(STREAM_WINDOW_OFFERED);
+    // Nothing is acknowledged: the server's writes wait once the window is in flight.
+    let written = 0;
+    while (stream.write(Buffer.alloc(64 * 1024)) && written < 64 * 1024 * 1024) written += 64 * 1024;
+    expect(written).toBeLessThanOrEqual(STREAM_WINDOW_OFFERED);
+    expect(stream.sendLimit).toBe(STREAM_WINDOW_OFFERED);
+    // A second session on the same agent: both streams now send with the old window, so neither's
+    // keystrokes queue behind a mebibyte of the other's output.
+    const second = server.services.hub.openStream(agent.id, 22);
+    const open2 = await until(
+      () => agent.messages.filter((m) => m.t === 'open')[1],
+      (m) => m !== undefined,
+    );
+    agent.ws.send(JSON.stringify({ t: 'opened', stream: open2?.stream, window: STREAM_WINDOW_OFFERED }));
+    const other = (await second) as unknown as MuxStream;
+    expect(stream.sendLimit).toBe(STREAM_WINDOW);
+    expect(other.sendLimit).toBe(STREAM_WINDOW);
+    other.destroy();
+    expect(stream.sendLimit).toBe(STREAM_WINDOW_OFFERED);
+    stream.destroy();
+    agent.ws.close();
   });
 
   it('refuses an agent that reconnects more than 30 times a minute with 429 (a flooder cannot start over at once)', async () => {

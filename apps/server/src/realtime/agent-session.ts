@@ -5,6 +5,7 @@ import {
   type CaptureStatus,
   type HostConfig,
   type RecordVideo,
+  STREAM_WINDOW_OFFERED,
   type ServerToAgent,
 } from '@gatehouse/contracts';
 import { MuxStream, type MuxLink, TRACING, decodeData, encodeData, trace, traceReads } from '@gatehouse/tunnel';
@@ -53,8 +54,9 @@ class AgentMuxStream extends MuxStream implements AgentStream {
     id: number,
     link: MuxLink,
     private readonly session: AgentSession,
+    peerWindow: number | undefined,
   ) {
-    super(id, link);
+    super(id, link, peerWindow);
   }
 
   captureVideo(request: VideoRequest): boolean {
@@ -132,6 +134,7 @@ export class AgentSession {
       this.streams.delete(stream);
       if (this.ws.readyState === WebSocket.OPEN) this.send({ t: 'close', stream });
     },
+    streamsOpen: () => this.streams.size,
   };
 
   /** Sends a control message. */
@@ -149,7 +152,7 @@ export class AgentSession {
         reject(new StreamRefused(`The agent did not answer within ${OPEN_TIMEOUT_MS / 1000} s.`));
       }, OPEN_TIMEOUT_MS);
       this.pending.set(stream, { resolve, reject, timer });
-      this.send({ t: 'open', stream, port });
+      this.send({ t: 'open', stream, port, window: STREAM_WINDOW_OFFERED });
     });
   }
 
@@ -231,7 +234,7 @@ export class AgentSession {
         if (message.t === 'refused') {
           waiting.reject(new StreamRefused(message.reason));
         } else {
-          const mux = new AgentMuxStream(message.stream, this.link, this);
+          const mux = new AgentMuxStream(message.stream, this.link, this, message.window);
           this.streams.set(message.stream, mux);
           waiting.resolve(mux);
         }

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { STREAM_WINDOW_OFFERED } from '@gatehouse/contracts';
 import net from 'node:net';
 import path from 'node:path';
 import { io as connectSocket } from 'socket.io-client';
@@ -103,6 +104,8 @@ describe.each(DATABASES)('agents as real processes on %s', (kind) => {
   it('relays a stream to a whitelisted port with every byte intact, and refuses other ports with a reason', async () => {
     const id = (await find('web-01'))!.id;
     const stream = await server.services.hub.openStream(id, echoPort);
+    // The agent named its window when it opened the stream, so bulk output is sent with the larger one.
+    expect((stream as unknown as { window: number }).window).toBe(STREAM_WINDOW_OFFERED);
     const payload = Buffer.alloc(3 * 1024 * 1024, 0);
     for (let i = 0; i < payload.length; i += 1) payload[i] = (i * 31) % 251;
     const received: Buffer[] = [];
