@@ -33,9 +33,15 @@ test.describe('languages', () => {
   test('the light theme is available from the URL', async ({ page }) => {
     await signIn(page, ACCOUNTS.admin);
     await page.goto('/?theme_mode=light#/recordings');
-    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-    const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
-    expect((r ?? 0) + (g ?? 0) + (b ?? 0)).toBeGreaterThan(600);
+    // A new query string loads the page again; the body has its theme's background only once the console
+    // has rendered (before that it is transparent, which reads as 0, 0, 0), so wait for the screen first.
+    await expect(page.getByRole('heading', { name: 'Sessions' })).toBeVisible();
+    const brightness = async () => {
+      const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+      const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
+      return (r ?? 0) + (g ?? 0) + (b ?? 0);
+    };
+    await expect.poll(brightness).toBeGreaterThan(600);
     await page.screenshot({ path: `${SCREENS}/shell-admin-en-light.png` });
   });
 });
