@@ -30,6 +30,37 @@ test.describe('languages', () => {
     await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
   });
 
+  test('the page is in its mode from its first paint, before the console’s code has run', async ({ page }) => {
+    // The console's first render waits for its code, its language and the opened screen's code. The
+    // script in <head> (public/page-canvas.js) paints the canvas before all that, so a dark console
+    // never flashes white. Holding the console's entry module back shows the page as it is meanwhile.
+    let held = 0;
+    await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
+      held += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await route.continue();
+    });
+    const beforeTheConsole = async (url: string) => {
+      await page.goto(url, { waitUntil: 'commit' });
+      await page.waitForFunction(() => document.readyState !== 'loading');
+      return page.evaluate(() => ({
+        canvas: getComputedStyle(document.documentElement).backgroundColor,
+        rendered: (document.getElementById('root')?.childElementCount ?? 0) > 0,
+      }));
+    };
+    expect(await beforeTheConsole('/#/signin')).toEqual({ canvas: 'rgb(27, 27, 31)', rendered: false });
+    expect(await beforeTheConsole('/?theme_mode=light#/signin')).toEqual({
+      canvas: 'rgb(244, 246, 251)',
+      rendered: false,
+    });
+    expect(held).toBe(2);
+    // Once the console runs, the canvas stays in its mode.
+    await expect(page.getByRole('button', { name: /sign in/i })).toBeVisible();
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor)).toBe(
+      'rgb(244, 246, 251)',
+    );
+  });
+
   test('the light theme is available from the URL', async ({ page }) => {
     await signIn(page, ACCOUNTS.admin);
     await page.goto('/?theme_mode=light#/recordings');

@@ -11,12 +11,18 @@ import { App } from './app/app';
 import { createQueryClient } from './app/providers/query-client';
 import { preloadRoute, within } from './app/router/preload-route';
 import { captureInitialPath } from './app/router/initial-path';
-import { loadThemeSettings } from './app/theme/theme-storage';
+import { paintPageCanvas } from './app/theme/page-canvas';
+import { openingThemeSettings } from './app/theme/theme-storage';
 import { MockDataBanner } from './components/mock-data-banner';
 import { loadRtlCache } from './lib/rtl-cache';
 import { isMockDataOn } from './mock/flag';
 import { retireMockWorker } from './mock/worker';
 
+// The settings the console opens with (saved, and the address's query), and the page in their mode
+// now: the first render below waits for the language and the screen, and must not be preceded by
+// the browser's white canvas.
+const opening = openingThemeSettings();
+paintPageCanvas(opening);
 // Before the router starts redirecting, so a deep link survives the trip through /signin.
 captureInitialPath();
 // The screen opened (its chunk, its first call) starts loading now, beside the language and the first render.
@@ -48,7 +54,7 @@ async function startMockData(): Promise<ReactNode> {
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 // A layout set to right to left whatever the language: its mirroring styles before the first paint.
-const rtlReady = loadThemeSettings().rtl ? loadRtlCache().catch(() => undefined) : undefined;
+const rtlReady = opening.rtl ? loadRtlCache().catch(() => undefined) : undefined;
 // After the stored language's messages arrive (English needs no wait), so the first paint is in it;
 // and, for up to 400 ms, the opened screen's code, so the layout and the screen come in one render
 // (no loading indicator, no second pass: lib/lazy-page.ts). A slower chunk leaves the layout first.

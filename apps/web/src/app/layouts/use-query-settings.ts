@@ -1,7 +1,7 @@
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import { useThemeSettings } from '../providers/theme-settings-context';
-import { settingsFromQuery } from '../theme/theme-settings';
+import { settingsFromAddress } from '../theme/theme-settings';
 
 /**
  * Applies the query settings theme_mode, is_rtl, nav_style and theme_style (spec §2.4), from the
@@ -12,10 +12,7 @@ export function useQuerySettings(): void {
   const { update } = useThemeSettings();
   const key = hashParams.toString();
   useEffect(() => {
-    const patch = {
-      ...settingsFromQuery(new URLSearchParams(window.location.search)),
-      ...settingsFromQuery(new URLSearchParams(key)),
-    };
+    const patch = settingsFromAddress(window.location.search, `?${key}`);
     if (Object.keys(patch).length > 0) update(patch);
   }, [key, update]);
 }

@@ -3,14 +3,15 @@ import { CacheProvider } from '@emotion/react';
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/material/styles';
 import type { ReactNode } from 'react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isRtlLanguage } from '../../lib/languages';
 import { loadRtlCache, rtlCache } from '../../lib/rtl-cache';
 import { createAppTheme, sidebarSurface } from '../theme/create-app-theme';
 import type { ThemeSettings } from '../theme/theme-settings';
 import { DEFAULT_THEME_SETTINGS, sanitizeSettings } from '../theme/theme-settings';
-import { clearThemeSettings, loadThemeSettings, saveThemeSettings } from '../theme/theme-storage';
+import { paintPageCanvas } from '../theme/page-canvas';
+import { clearThemeSettings, openingThemeSettings, saveThemeSettings } from '../theme/theme-storage';
 import { ThemeSettingsContext } from './theme-settings-context';
 
 const ltrCache = createCache({ key: 'mui' });
@@ -21,7 +22,7 @@ const ltrCache = createCache({ key: 'mui' });
  */
 export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
   const { i18n } = useTranslation();
-  const [settings, setSettings] = useState<ThemeSettings>(loadThemeSettings);
+  const [settings, setSettings] = useState<ThemeSettings>(openingThemeSettings);
   const update = useCallback((patch: Partial<ThemeSettings>) => {
     setSettings((current) => {
       const next = sanitizeSettings({ ...current, ...patch });
@@ -46,6 +47,9 @@ export function ThemeSettingsProvider({ children }: { children: ReactNode }) {
       );
   }, [direction]);
   const mirrored = direction === 'rtl' ? rtlCache() : undefined;
+
+  // Before the browser paints the new settings, so the canvas never shows the other mode.
+  useLayoutEffect(() => paintPageCanvas(settings), [settings]);
 
   useEffect(() => {
     document.documentElement.dir = direction;

@@ -14,6 +14,12 @@ export const STYLE_RADIUS = { standard: 4, modern: 30 } as const;
  */
 export type ThemeSurface = 'content' | 'dark' | 'light';
 
+/** The content's backgrounds in dark and light mode (also the page's canvas: page-canvas.ts). */
+export const CONTENT_BACKGROUND = {
+  dark: { default: '#1b1b1f', paper: '#242429' },
+  light: { default: '#f4f6fb', paper: '#ffffff' },
+} as const;
+
 /** True when the content area is dark: only the dark mode (semi-dark keeps light content). */
 export function isDarkContent(settings: ThemeSettings): boolean {
   return settings.mode === 'dark';
@@ -35,8 +41,8 @@ export function createAppTheme(
   const background = dark
     ? surface === 'dark'
       ? { default: settings.sidebarBackground, paper: settings.sidebarBackground }
-      : { default: '#1b1b1f', paper: '#242429' }
-    : { default: '#f4f6fb', paper: '#ffffff' };
+      : CONTENT_BACKGROUND.dark
+    : CONTENT_BACKGROUND.light;
   // On dark surfaces `primary.light` is the readable text shade; the components below use it.
   const primaryText = dark ? readableOnDark(settings.primary, background.paper) : undefined;
   const theme = createTheme({

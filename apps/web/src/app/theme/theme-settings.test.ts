@@ -3,7 +3,7 @@ import { COLOR_PRESETS, matchingPreset } from './color-presets';
 import { getContrastRatio } from '@mui/material/styles';
 import { STATUS_COLOURS, readableOnDark, readableOnLight, withWhiteText } from './contrast';
 import { createAppTheme, sidebarSurface } from './create-app-theme';
-import { DEFAULT_THEME_SETTINGS, sanitizeSettings, settingsFromQuery } from './theme-settings';
+import { DEFAULT_THEME_SETTINGS, sanitizeSettings, settingsFromAddress, settingsFromQuery } from './theme-settings';
 
 /** WCAG relative luminance of a #rrggbb colour. */
 function luminance(hex: string): number {
@@ -66,6 +66,15 @@ describe('theme settings (spec §2.9)', () => {
     ).toEqual({ mode: 'semi-dark', rtl: true, navStyle: 'bit-bucket', themeStyle: 'modern' });
     expect(settingsFromQuery(new URLSearchParams('theme_mode=purple&is_rtl=maybe&nav_style=x'))).toEqual({});
     expect(settingsFromQuery(new URLSearchParams('is_rtl=false'))).toEqual({ rtl: false });
+  });
+
+  it('reads an address’s page query and hash query, the hash query winning where both name a setting', () => {
+    expect(settingsFromAddress('?theme_mode=light&nav_style=mini', '#/recordings?theme_mode=semi-dark')).toEqual({
+      mode: 'semi-dark',
+      navStyle: 'mini',
+    });
+    expect(settingsFromAddress('', '#/recordings')).toEqual({});
+    expect(settingsFromAddress('?is_rtl=true', '')).toEqual({ rtl: true });
   });
 });
 

@@ -105,6 +105,18 @@ export function sanitizeSettings(value: unknown): ThemeSettings {
   };
 }
 
+/**
+ * The query settings of a page address: its page query (?theme_mode=light#/signin), then its hash
+ * query (#/signin?theme_mode=light), which wins where both name a setting.
+ */
+export function settingsFromAddress(search: string, hash: string): Partial<ThemeSettings> {
+  const query = hash.indexOf('?');
+  return {
+    ...settingsFromQuery(new URLSearchParams(search)),
+    ...settingsFromQuery(new URLSearchParams(query < 0 ? '' : hash.slice(query + 1))),
+  };
+}
+
 /** Reads the query settings theme_mode, is_rtl, nav_style and theme_style (spec §2.4). */
 export function settingsFromQuery(params: URLSearchParams): Partial<ThemeSettings> {
   const patch: Partial<ThemeSettings> = {};

@@ -1,5 +1,5 @@
 import type { ThemeSettings } from './theme-settings';
-import { DEFAULT_THEME_SETTINGS, sanitizeSettings } from './theme-settings';
+import { DEFAULT_THEME_SETTINGS, sanitizeSettings, settingsFromAddress } from './theme-settings';
 
 /** The localStorage key of the theme settings (spec §2.9: they persist across visits). */
 export const THEME_SETTINGS_KEY = 'themeSettings';
@@ -22,6 +22,16 @@ export function loadThemeSettings(): ThemeSettings {
   } catch {
     return DEFAULT_THEME_SETTINGS;
   }
+}
+
+/**
+ * The settings the console opens with: the saved ones, with the address's query settings over them,
+ * so a link with ?theme_mode=light is light from the first render (useQuerySettings then saves them).
+ */
+export function openingThemeSettings(): ThemeSettings {
+  const saved = loadThemeSettings();
+  if (typeof window === 'undefined') return saved;
+  return sanitizeSettings({ ...saved, ...settingsFromAddress(window.location.search, window.location.hash) });
 }
 
 /** Saves the settings. */
