@@ -11,18 +11,15 @@ import { App } from './app/app';
 import { createQueryClient } from './app/providers/query-client';
 import { preloadRoute, within } from './app/router/preload-route';
 import { captureInitialPath } from './app/router/initial-path';
-import { paintPageCanvas } from './app/theme/page-canvas';
 import { openingThemeSettings } from './app/theme/theme-storage';
 import { MockDataBanner } from './components/mock-data-banner';
 import { loadRtlCache } from './lib/rtl-cache';
 import { isMockDataOn } from './mock/flag';
 import { retireMockWorker } from './mock/worker';
 
-// The settings the console opens with (saved, and the address's query), and the page in their mode
-// now: the first render below waits for the language and the screen, and must not be preceded by
-// the browser's white canvas.
+// The settings the console opens with: saved, with the address's query over them. The page's canvas
+// is already in their mode (public/page-canvas.js, in <head>); ThemeSettingsProvider keeps it so.
 const opening = openingThemeSettings();
-paintPageCanvas(opening);
 // Before the router starts redirecting, so a deep link survives the trip through /signin.
 captureInitialPath();
 // The screen opened (its chunk, its first call) starts loading now, beside the language and the first render.
